@@ -1,0 +1,111 @@
+// The one error catalogue: every error the API can answer has a stable code, a status and a description here.
+// Codes are SCREAMING_SNAKE and never renamed: clients match on them.
+
+export interface ErrorDetail {
+  field?: string;
+  message: string;
+  [key: string]: unknown;
+}
+
+export class PlaybaseError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: ErrorDetail[] | undefined;
+  /** Extra response headers (Retry-After, WWW-Authenticate...). */
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    details?: ErrorDetail[],
+    headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'PlaybaseError';
+    this.status = status;
+    this.code = code;
+    this.details = details;
+    this.headers = headers;
+  }
+}
+
+export interface CatalogueEntry {
+  code: string;
+  status: number;
+  description: string;
+}
+
+/** Every defined code, for the generated reference and the uniqueness test. */
+export const catalogue: CatalogueEntry[] = [];
+
+/**
+ * Defines a catalogue entry and returns its factory. Modules define their own errors with this in their own
+ * `errors.ts` (auth/errors.ts, nosql/errors.ts...); they all land in this one catalogue.
+ */
+export function def<A extends unknown[]>(
+  code: string,
+  status: number,
+  description: string,
+  message: (...args: A) => string,
+): (...args: A) => PlaybaseError {
+  catalogue.push({ code, status, description });
+  return (...args: A) => new PlaybaseError(status, code, message(...args));
+}
+
+export const errors = {
+  // --- HTTP layer (foundation) ---
+  invalidJson: def('INVALID_JSON', 400, 'The request body is not valid JSON.', (why: string) => `Malformed JSON body: ${why}`),
+  validation: (message: string, details: ErrorDetail[]) =>
+    new PlaybaseError(400, 'VALIDATION_FAILED', message, details),
+  badRequest: def('BAD_REQUEST', 400, 'The request is not acceptable as sent.', (message: string) => message),
+  routeNotFound: def(
+    'ROUTE_NOT_FOUND',
+    404,
+    'No route matches the method and path.',
+    (method: string, url: string) => `Route ${method} ${url} not found`,
+  ),
+  methodNotAllowed: def('METHOD_NOT_ALLOWED', 405, 'The method is not allowed on this path.', (m: string) => `Method ${m} not allowed`),
+  bodyTooLarge: def(
+    'BODY_TOO_LARGE',
+    413,
+    'The request body is larger than the limit of this endpoint.',
+    (limit: number) => `Request body is larger than ${limit} bytes`,
+  ),
+  unsupportedMediaType: def(
+    'UNSUPPORTED_MEDIA_TYPE',
+    415,
+    'The Content-Type is not accepted (send application/json).',
+    (type: string) => `Unsupported Content-Type: ${type}`,
+  ),
+  internal: def(
+    'INTERNAL_ERROR',
+    500,
+    'An unexpected failure; the cause is logged under the request id.',
+    () => 'Internal server error',
+  ),
+  notReady: def('NOT_READY', 503, 'The server is starting or its store does not answer.', (why: string) => why),
+  shuttingDown: def('SHUTTING_DOWN', 503, 'The server is shutting down.', () => 'Server is shutting down'),
+  queryTimeout: def(
+    'QUERY_TIMEOUT',
+    503,
+    'The database statement ran longer than the statement timeout and was cancelled.',
+    (seconds: number) => `Query cancelled after ${seconds} s`,
+  ),
+  roleNotServed: def(
+    'ROLE_NOT_SERVED',
+    404,
+    'This process does not run the role that serves this path.',
+    (role: string) => `This server does not run the ${role} role`,
+  ),
+};
+
+catalogue.push({
+  code: 'VALIDATION_FAILED',
+  status: 400,
+  description: 'The request does not match the schema; `details` names each field and what is wrong.',
+});
+
+export function isPlaybaseError(e: unknown): e is PlaybaseError {
+  return e instanceof PlaybaseError;
+}

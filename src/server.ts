@@ -1,0 +1,90 @@
+// Assembles one Playbase process: store → migrations → administrator → app with the configured roles.
+import { readFileSync } from 'node:fs';
+import type { FastifyBaseLogger } from 'fastify';
+import { type BootstrapResult, ensureAdministrator } from './auth/bootstrap.js';
+import type { Context } from './context.js';
+import { errors } from './errors.js';
+import { type App, buildApp, type RoleRegistrar } from './http/app.js';
+import type { Settings } from './settings.js';
+import { openStore, type Store } from './store/db.js';
+import { migrate } from './store/migrate.js';
+
+export interface Server {
+  app: App;
+  ctx: Context;
+  store: Store;
+  admin: BootstrapResult;
+  /** Base URL the server listens on (after listen()). */
+  url: string;
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  logger?: FastifyBaseLogger;
+  clock?: () => number;
+  /** An already open store (tests clone one); otherwise opened from the settings. */
+  store?: Store;
+  /** Schema for PostgreSQL (tests); ignored for PGlite. */
+  schema?: string;
+}
+
+/** The role registrars, in order; each role's module owns its paths. */
+async function registrarsFor(settings: Settings): Promise<RoleRegistrar[]> {
+  const registrars: RoleRegistrar[] = [];
+  void settings;
+  return registrars;
+}
+
+export async function createServer(settings: Settings, options: StartOptions = {}): Promise<Server> {
+  const store =
+    options.store ??
+    (await openStore({
+      databaseUrl: settings.databaseUrl,
+      dataDir: settings.dataDir,
+      statementTimeoutMs: settings.statementTimeoutMs,
+      schema: options.schema,
+    }));
+  let migrated = false;
+  try {
+    await migrate(store.pool);
+    migrated = true;
+    const admin = await ensureAdministrator(store.pool, settings.adminUsername, settings.adminPassword);
+    const https =
+      settings.tlsCertFile && settings.tlsKeyFile
+        ? { cert: readFileSync(settings.tlsCertFile), key: readFileSync(settings.tlsKeyFile) }
+        : undefined;
+    const ready = async () => {
+      if (!migrated) throw errors.notReady('Migrations are not done');
+      try {
+        await store.pool.query('SELECT 1');
+      } catch {
+        throw errors.notReady('The store does not answer');
+      }
+    };
+    const { app, ctx } = await buildApp(
+      { settings, store, clock: options.clock ?? Date.now },
+      { registrars: await registrarsFor(settings), ready, ...(options.logger ? { logger: options.logger } : {}), ...(https ? { https } : {}) },
+    );
+    const server: Server = {
+      app,
+      ctx,
+      store,
+      admin,
+      url: settings.publicUrl,
+      async listen() {
+        const address = await app.listen({ port: settings.port, host: settings.host });
+        server.url = address.replace('0.0.0.0', 'localhost');
+        return server.url;
+      },
+      async close() {
+        await app.close();
+        await store.close();
+      },
+    };
+    return server;
+  } catch (e) {
+    if (!options.store) await store.close().catch(() => {});
+    throw e;
+  }
+}

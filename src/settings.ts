@@ -1,0 +1,179 @@
+// Settings: read once from the environment at start, validated, then passed down as a typed object.
+import { isAbsolute, resolve } from 'node:path';
+
+export const ALL_ROLES = ['auth', 'config', 'nosql'] as const;
+export type Role = (typeof ALL_ROLES)[number];
+
+export interface ClusterSettings {
+  /** URL templates; may hold {apiKey} and {stage} (`live` / `preview`). */
+  liveNosql: string;
+  previewNosql: string;
+  liveElasticSearch: string | null;
+  previewElasticSearch: string | null;
+}
+
+export interface Settings {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  tlsCertFile: string | undefined;
+  tlsKeyFile: string | undefined;
+  adminUsername: string;
+  adminPassword: string | undefined;
+  roles: Role[];
+  /** Where a config or nosql server asks the auth server to check access tokens (split mode). */
+  authUrl: string;
+  clusters: Record<string, ClusterSettings>;
+  logLevel: string;
+  shutdownGraceMs: number;
+  statementTimeoutMs: number;
+  limits: {
+    perUserPerMinute: number;
+    perGamePerMinute: number;
+    concurrentConfigWrites: number;
+    runtimePerGamePerSecond: number;
+    loginFailuresPerAccount: number;
+    loginFailuresPerAddress: number;
+  };
+}
+
+export class SettingsError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`Invalid setting ${variable}: ${message}`);
+    this.name = 'SettingsError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new SettingsError(name, `expected an integer, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new SettingsError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function readUrl(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new SettingsError(name, 'is not a valid URL');
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new SettingsError(name, `must use ${protocols.join(' or ')}, got ${url.protocol}`);
+  }
+  return raw;
+}
+
+function readRoles(env: Env): Role[] {
+  const raw = env.PLAYBASE_ROLES;
+  if (raw === undefined || raw.trim() === '' || raw.trim() === 'all') return [...ALL_ROLES];
+  const roles = raw.split(',').map((r) => r.trim());
+  for (const role of roles) {
+    if (!(ALL_ROLES as readonly string[]).includes(role)) {
+      throw new SettingsError('PLAYBASE_ROLES', `unknown role "${role}" (expected ${ALL_ROLES.join(', ')} or all)`);
+    }
+  }
+  return [...new Set(roles)] as Role[];
+}
+
+function readClusters(env: Env, publicUrl: string): Record<string, ClusterSettings> {
+  const local: ClusterSettings = {
+    liveNosql: `${publicUrl}/live`,
+    previewNosql: `${publicUrl}/preview`,
+    liveElasticSearch: env.PLAYBASE_LOCAL_LIVE_SEARCH_URL || null,
+    previewElasticSearch: env.PLAYBASE_LOCAL_PREVIEW_SEARCH_URL || null,
+  };
+  const raw = env.PLAYBASE_CLUSTERS;
+  if (raw === undefined || raw === '') return { local };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new SettingsError('PLAYBASE_CLUSTERS', 'is not valid JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new SettingsError('PLAYBASE_CLUSTERS', 'must be a JSON object {name: {liveNosql, previewNosql, ...}}');
+  }
+  const clusters: Record<string, ClusterSettings> = { local };
+  for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
+    const c = value as Partial<ClusterSettings> | null;
+    if (!c || typeof c.liveNosql !== 'string' || typeof c.previewNosql !== 'string') {
+      throw new SettingsError('PLAYBASE_CLUSTERS', `cluster "${name}" needs liveNosql and previewNosql strings`);
+    }
+    clusters[name] = {
+      liveNosql: c.liveNosql,
+      previewNosql: c.previewNosql,
+      liveElasticSearch: typeof c.liveElasticSearch === 'string' ? c.liveElasticSearch : null,
+      previewElasticSearch: typeof c.previewElasticSearch === 'string' ? c.previewElasticSearch : null,
+    };
+  }
+  return clusters;
+}
+
+/** Reads and validates every setting; throws SettingsError naming the variable on the first bad one. */
+export function loadSettings(env: Env = process.env, cwd = process.cwd()): Settings {
+  const port = readInt(env, 'PORT', 8080, 0, 65535);
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const tlsCertFile = env.TLS_CERT_FILE || undefined;
+  const tlsKeyFile = env.TLS_KEY_FILE || undefined;
+  if (Boolean(tlsCertFile) !== Boolean(tlsKeyFile)) {
+    throw new SettingsError(tlsCertFile ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE', 'TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  }
+  const scheme = tlsCertFile ? 'https' : 'http';
+  const displayHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const publicUrl = (
+    readUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `${scheme}://${displayHost}:${port}`
+  ).replace(/\/+$/, '');
+  const dataDirRaw = env.PLAYBASE_DATA_DIR?.trim() || './.playbase';
+  const adminUsername = env.PLAYBASE_ADMIN_USERNAME?.trim() || 'admin@playbase.local';
+  if (!/^[^\s@]+@[^\s@]+$/.test(adminUsername)) {
+    throw new SettingsError('PLAYBASE_ADMIN_USERNAME', 'must be an e-mail address');
+  }
+  const adminPassword = env.PLAYBASE_ADMIN_PASSWORD || undefined;
+  if (adminPassword !== undefined && adminPassword.length < 8) {
+    throw new SettingsError('PLAYBASE_ADMIN_PASSWORD', 'must be at least 8 characters');
+  }
+  const logLevel = env.LOG_LEVEL?.trim() || 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new SettingsError('LOG_LEVEL', `unknown level "${logLevel}"`);
+  }
+  const authUrl = (readUrl(env, 'PLAYBASE_AUTH_URL', ['http:', 'https:']) ?? publicUrl).replace(/\/+$/, '');
+  return {
+    port,
+    host,
+    publicUrl,
+    dataDir: isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw),
+    databaseUrl: readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    tlsCertFile,
+    tlsKeyFile,
+    adminUsername,
+    adminPassword,
+    roles: readRoles(env),
+    authUrl,
+    clusters: readClusters(env, publicUrl),
+    logLevel,
+    shutdownGraceMs: readInt(env, 'PLAYBASE_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    statementTimeoutMs: readInt(env, 'PLAYBASE_STATEMENT_TIMEOUT_MS', 10_000, 100, 3_600_000),
+    limits: {
+      perUserPerMinute: readInt(env, 'PLAYBASE_LIMIT_USER_PER_MINUTE', 300, 1, 10_000_000),
+      perGamePerMinute: readInt(env, 'PLAYBASE_LIMIT_GAME_PER_MINUTE', 600, 1, 10_000_000),
+      concurrentConfigWrites: readInt(env, 'PLAYBASE_LIMIT_CONFIG_CONCURRENT', 10, 1, 100_000),
+      runtimePerGamePerSecond: readInt(env, 'PLAYBASE_LIMIT_RUNTIME_PER_SECOND', 1000, 1, 10_000_000),
+      loginFailuresPerAccount: readInt(env, 'PLAYBASE_LOGIN_FAILURES_PER_ACCOUNT', 5, 1, 1000),
+      loginFailuresPerAddress: readInt(env, 'PLAYBASE_LOGIN_FAILURES_PER_ADDRESS', 20, 1, 100_000),
+    },
+  };
+}

@@ -1,0 +1,87 @@
+// The store: one pg.Pool over embedded PGlite (data folder) or over PostgreSQL 15+ (DATABASE_URL).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import pg from 'pg';
+import { lockDataDir } from './lock.js';
+
+export type StoreKind = 'pglite' | 'postgres';
+
+export interface Store {
+  kind: StoreKind;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** Unset: embedded PGlite in `dataDir`. */
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  statementTimeoutMs: number;
+  /** PostgreSQL only: a schema to work in (tests give each app its own). */
+  schema?: string | undefined;
+  poolSize?: number;
+}
+
+// Keep int8 and numeric exact: they come back as strings, never as lossy JS numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  return options.databaseUrl ? openPostgres(options, options.databaseUrl) : openPglite(options);
+}
+
+async function openPostgres(options: StoreOptions, url: string): Promise<Store> {
+  const searchPath = options.schema ? `-c search_path=${options.schema}` : undefined;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 20,
+    statement_timeout: options.statementTimeoutMs,
+    ...(searchPath ? { options: searchPath } : {}),
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  if (options.schema) {
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema.replaceAll('"', '')}"`);
+  }
+  return { kind: 'postgres', pool, close: () => pool.end() };
+}
+
+async function openPglite(options: StoreOptions): Promise<Store> {
+  mkdirSync(options.dataDir, { recursive: true });
+  const release = lockDataDir(options.dataDir);
+  try {
+    const db = await PGlite.create(join(options.dataDir, 'pgdata'), { relaxedDurability: false });
+    // PGlite runs in this thread: there is one connection, and statement_timeout cannot interrupt it.
+    const pool = new pg.Pool({ ...createPgConfig(db), max: 1 });
+    pool.on('error', () => {});
+    return {
+      kind: 'pglite',
+      pool,
+      async close() {
+        await pool.end();
+        await db.close();
+        release();
+      },
+    };
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+/** Runs `fn` in a transaction on one client; rolls back on any throw. */
+export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw e;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,55 @@
+// Exclusive lock on the embedded data folder, so two processes never open one PGlite store at once.
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+export class DataDirLockedError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `The data folder ${dir} is in use by another Playbase process (pid ${pid}). ` +
+        'Stop that process, or point PLAYBASE_DATA_DIR at another folder.',
+    );
+    this.name = 'DataDirLockedError';
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM means the process exists but belongs to someone else: still alive.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes `<dir>/playbase.lock` with O_EXCL. A lock left by a process that no longer runs (kill -9, power loss)
+ * is stale and taken over; a live holder makes this throw DataDirLockedError at once.
+ */
+export function lockDataDir(dir: string): () => void {
+  const path = join(dir, 'playbase.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, 'wx', 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        rmSync(path, { force: true });
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const holder = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
+      if (Number.isInteger(holder) && holder !== process.pid && processAlive(holder)) {
+        throw new DataDirLockedError(dir, holder);
+      }
+      rmSync(path, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${dir}`);
+}
