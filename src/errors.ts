@@ -55,7 +55,12 @@ export function def<A extends unknown[]>(
 
 export const errors = {
   // --- HTTP layer (foundation) ---
-  invalidJson: def('INVALID_JSON', 400, 'The request body is not valid JSON.', (why: string) => `Malformed JSON body: ${why}`),
+  invalidJson: def(
+    'INVALID_JSON',
+    400,
+    'The request body is not valid JSON.',
+    (why: string) => `Malformed JSON body: ${why}`,
+  ),
   validation: (message: string, details: ErrorDetail[]) =>
     new PlaybaseError(400, 'VALIDATION_FAILED', message, details),
   badRequest: def('BAD_REQUEST', 400, 'The request is not acceptable as sent.', (message: string) => message),
@@ -65,7 +70,12 @@ export const errors = {
     'No route matches the method and path.',
     (method: string, url: string) => `Route ${method} ${url} not found`,
   ),
-  methodNotAllowed: def('METHOD_NOT_ALLOWED', 405, 'The method is not allowed on this path.', (m: string) => `Method ${m} not allowed`),
+  methodNotAllowed: def(
+    'METHOD_NOT_ALLOWED',
+    405,
+    'The method is not allowed on this path.',
+    (m: string) => `Method ${m} not allowed`,
+  ),
   bodyTooLarge: def(
     'BODY_TOO_LARGE',
     413,
@@ -84,7 +94,12 @@ export const errors = {
     'An unexpected failure; the cause is logged under the request id.',
     () => 'Internal server error',
   ),
-  notReady: def('NOT_READY', 503, 'The server is starting or its store does not answer.', (why: string) => why),
+  notReady: def(
+    'NOT_READY',
+    503,
+    'The server is starting or its store does not answer.',
+    (why: string) => why,
+  ),
   shuttingDown: def('SHUTTING_DOWN', 503, 'The server is shutting down.', () => 'Server is shutting down'),
   queryTimeout: def(
     'QUERY_TIMEOUT',

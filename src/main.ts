@@ -39,7 +39,10 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     const timer = setTimeout(() => {
-      log.error({ graceMs: settings.shutdownGraceMs }, 'requests still in flight after the grace period; exiting');
+      log.error(
+        { graceMs: settings.shutdownGraceMs },
+        'requests still in flight after the grace period; exiting',
+      );
       process.exit(1);
     }, settings.shutdownGraceMs);
     timer.unref();

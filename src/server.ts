@@ -27,6 +27,8 @@ export interface StartOptions {
   store?: Store;
   /** Schema for PostgreSQL (tests); ignored for PGlite. */
   schema?: string;
+  /** Registered after the roles (tests add probe routes). */
+  extraRegistrars?: RoleRegistrar[];
 }
 
 /** The role registrars, in order; each role's module owns its paths. */
@@ -64,7 +66,12 @@ export async function createServer(settings: Settings, options: StartOptions = {
     };
     const { app, ctx } = await buildApp(
       { settings, store, clock: options.clock ?? Date.now },
-      { registrars: await registrarsFor(settings), ready, ...(options.logger ? { logger: options.logger } : {}), ...(https ? { https } : {}) },
+      {
+        registrars: [...(await registrarsFor(settings)), ...(options.extraRegistrars ?? [])],
+        ready,
+        ...(options.logger ? { logger: options.logger } : {}),
+        ...(https ? { https } : {}),
+      },
     );
     const server: Server = {
       app,

@@ -57,7 +57,8 @@ function readInt(env: Env, name: string, fallback: number, min: number, max: num
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw.trim())) throw new SettingsError(name, `expected an integer, got "${raw}"`);
   const value = Number(raw.trim());
-  if (value < min || value > max) throw new SettingsError(name, `must be between ${min} and ${max}, got ${value}`);
+  if (value < min || value > max)
+    throw new SettingsError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
 }
 
@@ -82,7 +83,10 @@ function readRoles(env: Env): Role[] {
   const roles = raw.split(',').map((r) => r.trim());
   for (const role of roles) {
     if (!(ALL_ROLES as readonly string[]).includes(role)) {
-      throw new SettingsError('PLAYBASE_ROLES', `unknown role "${role}" (expected ${ALL_ROLES.join(', ')} or all)`);
+      throw new SettingsError(
+        'PLAYBASE_ROLES',
+        `unknown role "${role}" (expected ${ALL_ROLES.join(', ')} or all)`,
+      );
     }
   }
   return [...new Set(roles)] as Role[];
@@ -104,13 +108,19 @@ function readClusters(env: Env, publicUrl: string): Record<string, ClusterSettin
     throw new SettingsError('PLAYBASE_CLUSTERS', 'is not valid JSON');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new SettingsError('PLAYBASE_CLUSTERS', 'must be a JSON object {name: {liveNosql, previewNosql, ...}}');
+    throw new SettingsError(
+      'PLAYBASE_CLUSTERS',
+      'must be a JSON object {name: {liveNosql, previewNosql, ...}}',
+    );
   }
   const clusters: Record<string, ClusterSettings> = { local };
   for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
     const c = value as Partial<ClusterSettings> | null;
     if (!c || typeof c.liveNosql !== 'string' || typeof c.previewNosql !== 'string') {
-      throw new SettingsError('PLAYBASE_CLUSTERS', `cluster "${name}" needs liveNosql and previewNosql strings`);
+      throw new SettingsError(
+        'PLAYBASE_CLUSTERS',
+        `cluster "${name}" needs liveNosql and previewNosql strings`,
+      );
     }
     clusters[name] = {
       liveNosql: c.liveNosql,
@@ -129,10 +139,14 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
   const tlsCertFile = env.TLS_CERT_FILE || undefined;
   const tlsKeyFile = env.TLS_KEY_FILE || undefined;
   if (Boolean(tlsCertFile) !== Boolean(tlsKeyFile)) {
-    throw new SettingsError(tlsCertFile ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE', 'TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+    throw new SettingsError(
+      tlsCertFile ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE',
+      'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
+    );
   }
   const scheme = tlsCertFile ? 'https' : 'http';
-  const displayHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const displayHost =
+    host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   const publicUrl = (
     readUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `${scheme}://${displayHost}:${port}`
   ).replace(/\/+$/, '');

@@ -1,2 +1,6 @@
-// Vitest global setup: prepares shared test resources once per run (see test/harness.ts).
-export default async function setup(): Promise<void> {}
+// Vitest global setup: builds the embedded-store template once per run (see test/template.ts).
+import { ensureTemplate } from './template.js';
+
+export default async function setup(): Promise<void> {
+  await ensureTemplate();
+}

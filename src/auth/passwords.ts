@@ -1,9 +1,14 @@
 // Password hashing with scrypt; the parameters travel inside the hash string so they can be raised later.
-import { randomBytes, scrypt, type ScryptOptions, timingSafeEqual } from 'node:crypto';
+import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
 const DEFAULTS = { N: 16_384, r: 8, p: 1, keylen: 32 };
 
-function scryptAsync(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
+function scryptAsync(
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: ScryptOptions,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     scrypt(password, salt, keylen, { ...options, maxmem: 64 * 1024 * 1024 }, (err, key) =>
       err ? reject(err) : resolve(key),

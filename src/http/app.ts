@@ -1,8 +1,9 @@
 // Builds the Fastify app: error model, request ids, JSON parsing, OpenAPI, health, and the roles' routes.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -17,7 +18,13 @@ import { loggerOptions } from './log.js';
 import { generateRequestId } from './request-id.js';
 
 // The HTTPS variant differs only in its raw server type; routes never touch the raw server.
-export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 /** A role's routes: registered on the app when the process runs that role. */
 export type RoleRegistrar = (app: App, ctx: Context) => Promise<void> | void;
@@ -33,7 +40,10 @@ export interface BuildOptions {
 
 const JSON_BODY_LIMIT = 4 * 1024 * 1024;
 
-export async function buildApp(ctx: Omit<Context, 'log'>, options: BuildOptions): Promise<{ app: App; ctx: Context }> {
+export async function buildApp(
+  ctx: Omit<Context, 'log'>,
+  options: BuildOptions,
+): Promise<{ app: App; ctx: Context }> {
   const serverOptions: FastifyServerOptions & { https?: unknown } = {
     genReqId: generateRequestId,
     requestIdHeader: false,
@@ -41,11 +51,24 @@ export async function buildApp(ctx: Omit<Context, 'log'>, options: BuildOptions)
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: loggerOptions(ctx.settings.logLevel) }),
+    ...(options.logger
+      ? { loggerInstance: options.logger }
+      : { logger: loggerOptions(ctx.settings.logLevel) }),
   };
   if (options.https) serverOptions.https = options.https;
-  const app = Fastify(serverOptions as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+  const app = Fastify(
+    serverOptions as FastifyServerOptions,
+  ).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   const fullCtx: Context = { ...ctx, log: app.log };
+
+  // While closing, answers in flight end their connection, so keep-alive clients cannot hold shutdown open.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);

@@ -12,7 +12,8 @@ interface ValidationIssue {
 function fieldOf(issue: ValidationIssue, context: string | undefined): string {
   const path = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
   const missing = issue.keyword === 'required' ? String(issue.params?.missingProperty ?? '') : '';
-  const extra = issue.keyword === 'additionalProperties' ? String(issue.params?.additionalProperty ?? '') : '';
+  const extra =
+    issue.keyword === 'additionalProperties' ? String(issue.params?.additionalProperty ?? '') : '';
   const leaf = [path, missing || extra].filter(Boolean).join('.');
   return [context, leaf].filter(Boolean).join('.');
 }
@@ -23,7 +24,8 @@ function fromValidation(error: FastifyError): PlaybaseError {
   const context = error.validationContext;
   const details = issues.map((issue) => ({
     field: fieldOf(issue, context),
-    message: issue.keyword === 'additionalProperties' ? 'is not an allowed field' : (issue.message ?? 'is invalid'),
+    message:
+      issue.keyword === 'additionalProperties' ? 'is not an allowed field' : (issue.message ?? 'is invalid'),
   }));
   const first = details[0];
   const message = first ? `Invalid ${first.field || context}: ${first.message}` : 'Invalid request';

@@ -9,7 +9,10 @@ export function registerHealthRoutes(app: App, ready: () => Promise<void>): void
   } as const;
   app.get(
     '/healthz',
-    { logLevel: 'warn', schema: { tags: ['operations'], summary: 'The process is up', response: { 200: okSchema } } },
+    {
+      logLevel: 'warn',
+      schema: { tags: ['operations'], summary: 'The process is up', response: { 200: okSchema } },
+    },
     async () => ({ status: 'ok' }),
   );
   app.get(

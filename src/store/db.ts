@@ -42,7 +42,12 @@ async function openPostgres(options: StoreOptions, url: string): Promise<Store> 
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   if (options.schema) {
-    await pool.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema.replaceAll('"', '')}"`);
+    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema))
+      throw new Error(`Invalid schema name ${options.schema}`);
+    // Concurrent CREATE SCHEMA IF NOT EXISTS can still collide on the catalog's unique index.
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`).catch((e: { code?: string }) => {
+      if (e.code !== '23505' && e.code !== '42P06') throw e;
+    });
   }
   return { kind: 'postgres', pool, close: () => pool.end() };
 }
@@ -71,7 +76,10 @@ async function openPglite(options: StoreOptions): Promise<Store> {
 }
 
 /** Runs `fn` in a transaction on one client; rolls back on any throw. */
-export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function withTransaction<T>(
+  pool: pg.Pool,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');

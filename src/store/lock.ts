@@ -29,6 +29,8 @@ function processAlive(pid: number): boolean {
  * Takes `<dir>/playbase.lock` with O_EXCL. A lock left by a process that no longer runs (kill -9, power loss)
  * is stale and taken over; a live holder makes this throw DataDirLockedError at once.
  */
+const heldHere = new Set<string>();
+
 export function lockDataDir(dir: string): () => void {
   const path = join(dir, 'playbase.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -36,18 +38,22 @@ export function lockDataDir(dir: string): () => void {
       const fd = openSync(path, 'wx', 0o600);
       writeSync(fd, String(process.pid));
       closeSync(fd);
+      heldHere.add(path);
       let released = false;
       return () => {
         if (released) return;
         released = true;
+        heldHere.delete(path);
         rmSync(path, { force: true });
       };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const holder = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
-      if (Number.isInteger(holder) && holder !== process.pid && processAlive(holder)) {
-        throw new DataDirLockedError(dir, holder);
-      }
+      // Our own pid counts as a holder only if this process took the lock: after a container restart the
+      // new process often gets the old pid, and the old lock file is then stale.
+      const live =
+        holder === process.pid ? heldHere.has(path) : Number.isInteger(holder) && processAlive(holder);
+      if (live) throw new DataDirLockedError(dir, holder);
       rmSync(path, { force: true });
     }
   }

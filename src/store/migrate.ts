@@ -32,14 +32,19 @@ export async function migrate(pool: pg.Pool, migrations = listMigrations()): Pro
          version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
     const done = new Set(
-      (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
+      (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map(
+        (r) => r.version,
+      ),
     );
     for (const m of migrations) {
       if (done.has(m.version)) continue;
       await client.query('BEGIN');
       try {
         await client.query(m.sql);
-        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+          m.version,
+          m.name,
+        ]);
         await client.query('COMMIT');
       } catch (e) {
         await client.query('ROLLBACK');

@@ -1,0 +1,55 @@
+// Runs the test suite on the embedded store, then again on PostgreSQL, with Redis when it answers.
+// Under CI=true a PostgreSQL or Redis that does not answer fails the run instead of being skipped.
+import { spawnSync } from 'node:child_process';
+import { connect } from 'node:net';
+
+const PG_URL = process.env.PLAYBASE_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const REDIS_URL = process.env.PLAYBASE_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+const ci = process.env.CI === 'true';
+
+function reachable(url, defaultPort) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port || defaultPort), hostname || '127.0.0.1');
+    socket.setTimeout(2000);
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+const pgUp = await reachable(PG_URL, 5432);
+const redisUp = await reachable(REDIS_URL, 6379);
+const skipped = [];
+if (!pgUp) skipped.push(`PostgreSQL (${PG_URL}) does not answer: the PostgreSQL run of the suite is skipped`);
+if (!redisUp) skipped.push(`Redis (${REDIS_URL}) does not answer: tests that need Redis are skipped`);
+if (ci && skipped.length > 0) {
+  for (const s of skipped) console.error(`CI=true and ${s.replace(/: .*/, '')} does not answer.`);
+  process.exit(1);
+}
+
+const extraArgs = process.argv.slice(2);
+function run(label, env) {
+  console.log(`\n=== tests on ${label} ===`);
+  const res = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...extraArgs], {
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  return res.status === 0;
+}
+
+const redisEnv = redisUp ? { PLAYBASE_TEST_REDIS_URL: REDIS_URL } : {};
+let ok = run('the embedded store (PGlite)', { PLAYBASE_TEST_DATABASE_URL: '', ...redisEnv });
+if (pgUp) ok = run(`PostgreSQL (${PG_URL})`, { PLAYBASE_TEST_DATABASE_URL: PG_URL, ...redisEnv }) && ok;
+
+if (skipped.length > 0) {
+  console.log('\nSkipped:');
+  for (const s of skipped) console.log(`  - ${s}`);
+}
+process.exit(ok ? 0 : 1);

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { loadSettings, SettingsError } from '../../src/settings.js';
+
+function failure(env: Record<string, string>): SettingsError {
+  try {
+    loadSettings(env, '/srv');
+  } catch (e) {
+    if (e instanceof SettingsError) return e;
+    throw e;
+  }
+  throw new Error('expected a SettingsError');
+}
+
+describe('settings', () => {
+  it('empty environment → documented defaults', () => {
+    const s = loadSettings({}, '/srv');
+    expect(s.port).toBe(8080);
+    expect(s.host).toBe('127.0.0.1');
+    expect(s.publicUrl).toBe('http://127.0.0.1:8080');
+    expect(s.dataDir).toBe('/srv/.playbase');
+    expect(s.databaseUrl).toBeUndefined();
+    expect(s.redisUrl).toBeUndefined();
+    expect(s.roles).toEqual(['auth', 'config', 'nosql']);
+    expect(s.clusters.local).toEqual({
+      liveNosql: 'http://127.0.0.1:8080/live',
+      previewNosql: 'http://127.0.0.1:8080/preview',
+      liveElasticSearch: null,
+      previewElasticSearch: null,
+    });
+    expect(s.limits).toMatchObject({
+      perUserPerMinute: 300,
+      perGamePerMinute: 600,
+      concurrentConfigWrites: 10,
+    });
+  });
+
+  it('TLS files set → public URL derived as https', () => {
+    const s = loadSettings({ TLS_CERT_FILE: '/c.pem', TLS_KEY_FILE: '/k.pem', PORT: '8443' }, '/srv');
+    expect(s.publicUrl).toBe('https://127.0.0.1:8443');
+  });
+
+  it('PUBLIC_URL set → used as is without a trailing slash', () => {
+    expect(loadSettings({ PUBLIC_URL: 'https://games.example.com/' }).publicUrl).toBe(
+      'https://games.example.com',
+    );
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ REDIS_URL: 'not a url' }, 'REDIS_URL'],
+    [{ TLS_CERT_FILE: '/c.pem' }, 'TLS_KEY_FILE'],
+    [{ TLS_KEY_FILE: '/k.pem' }, 'TLS_CERT_FILE'],
+    [{ PLAYBASE_ROLES: 'auth,billing' }, 'PLAYBASE_ROLES'],
+    [{ PLAYBASE_ADMIN_USERNAME: 'admin' }, 'PLAYBASE_ADMIN_USERNAME'],
+    [{ PLAYBASE_ADMIN_PASSWORD: 'short' }, 'PLAYBASE_ADMIN_PASSWORD'],
+    [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL'],
+    [{ PLAYBASE_CLUSTERS: '{bad' }, 'PLAYBASE_CLUSTERS'],
+    [{ PLAYBASE_LIMIT_USER_PER_MINUTE: '0' }, 'PLAYBASE_LIMIT_USER_PER_MINUTE'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+  ])('bad value %j → error naming %s', (env, variable) => {
+    const e = failure(env as Record<string, string>);
+    expect(e.variable).toBe(variable);
+    expect(e.message).toContain(variable);
+  });
+
+  it('PLAYBASE_ROLES=nosql → that role only', () => {
+    expect(loadSettings({ PLAYBASE_ROLES: 'nosql' }).roles).toEqual(['nosql']);
+  });
+
+  it('PLAYBASE_CLUSTERS adds clusters with {apiKey}/{stage} templates and keeps local', () => {
+    const s = loadSettings({
+      PLAYBASE_CLUSTERS: JSON.stringify({
+        eu: {
+          liveNosql: 'https://{apiKey}.{stage}.eu.example.com',
+          previewNosql: 'https://{apiKey}.{stage}.eu.example.com',
+        },
+      }),
+    });
+    expect(Object.keys(s.clusters).sort()).toEqual(['eu', 'local']);
+    expect(s.clusters.eu?.liveElasticSearch).toBeNull();
+  });
+});

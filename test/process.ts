@@ -1,0 +1,53 @@
+// Helpers to run Playbase the way a user does: a separate `node` process on its own port.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export interface Running {
+  child: ChildProcess;
+  output: () => string;
+  url: string;
+  exited: Promise<number | null>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export function spawnPlaybase(env: Record<string, string>, script = 'src/main.ts'): Running {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => {
+    out += String(d);
+  });
+  child.stderr?.on('data', (d) => {
+    out += String(d);
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const scheme = env.TLS_CERT_FILE ? 'https' : 'http';
+  return { child, output: () => out, url: `${scheme}://127.0.0.1:${env.PORT}`, exited };
+}
+
+export async function waitReady(url: string, timeoutMs = 15_000): Promise<number> {
+  const start = Date.now();
+  while (Date.now() - start < timeoutMs) {
+    try {
+      const res = await fetch(`${url}/readyz`);
+      if (res.status === 200) return Date.now() - start;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs} ms`);
+}
