@@ -1,13 +1,36 @@
 // Assembles one Playbase process: store → migrations → administrator → app with the configured roles.
 import { readFileSync } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import { type AuthBackend, createAuthBackend } from './auth/backend.js';
 import { type BootstrapResult, ensureAdministrator } from './auth/bootstrap.js';
+import { registerAuthRoutes } from './auth/routes.js';
+import { registerGameRoutes } from './config/games-routes.js';
 import type { Context } from './context.js';
 import { errors } from './errors.js';
 import { type App, buildApp, type RoleRegistrar } from './http/app.js';
+import { authenticationHook } from './http/authenticate.js';
 import type { Settings } from './settings.js';
 import { openStore, type Store } from './store/db.js';
 import { migrate } from './store/migrate.js';
+
+/** Fails fast while Redis is down, so limiters fall back to memory instead of queueing requests. */
+function createRedisClient(url: string): Redis {
+  const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+  client.on('error', () => {});
+  return client;
+}
+
+/** PORT=0 (tests, benches): the derived URLs learn the port the system picked. */
+function adoptEphemeralPort(settings: Settings, port: string): void {
+  const fix = (url: string) => url.replace(/:0(?=\/|$)/, `:${port}`);
+  settings.publicUrl = fix(settings.publicUrl);
+  settings.authUrl = fix(settings.authUrl);
+  for (const cluster of Object.values(settings.clusters)) {
+    cluster.liveNosql = fix(cluster.liveNosql);
+    cluster.previewNosql = fix(cluster.previewNosql);
+  }
+}
 
 export interface Server {
   app: App;
@@ -31,10 +54,18 @@ export interface StartOptions {
   extraRegistrars?: RoleRegistrar[];
 }
 
-/** The role registrars, in order; each role's module owns its paths. */
-async function registrarsFor(settings: Settings): Promise<RoleRegistrar[]> {
-  const registrars: RoleRegistrar[] = [];
-  void settings;
+/** The registrars, in order: the authentication layer first, then each role's routes. */
+function registrarsFor(settings: Settings, redis: Redis | undefined): RoleRegistrar[] {
+  let backend: AuthBackend | undefined;
+  const registrars: RoleRegistrar[] = [
+    (app, ctx) => {
+      backend = createAuthBackend(ctx, redis);
+      app.addHook('onRequest', authenticationHook(backend));
+    },
+  ];
+  if (settings.roles.includes('auth'))
+    registrars.push((app, ctx) => registerAuthRoutes(backend as AuthBackend)(app, ctx));
+  if (settings.roles.includes('config')) registrars.push(registerGameRoutes);
   return registrars;
 }
 
@@ -48,6 +79,7 @@ export async function createServer(settings: Settings, options: StartOptions = {
       schema: options.schema,
     }));
   let migrated = false;
+  const redis = settings.redisUrl ? createRedisClient(settings.redisUrl) : undefined;
   try {
     await migrate(store.pool);
     migrated = true;
@@ -67,7 +99,7 @@ export async function createServer(settings: Settings, options: StartOptions = {
     const { app, ctx } = await buildApp(
       { settings, store, clock: options.clock ?? Date.now },
       {
-        registrars: [...(await registrarsFor(settings)), ...(options.extraRegistrars ?? [])],
+        registrars: [...registrarsFor(settings, redis), ...(options.extraRegistrars ?? [])],
         ready,
         ...(options.logger ? { logger: options.logger } : {}),
         ...(https ? { https } : {}),
@@ -82,15 +114,18 @@ export async function createServer(settings: Settings, options: StartOptions = {
       async listen() {
         const address = await app.listen({ port: settings.port, host: settings.host });
         server.url = address.replace('0.0.0.0', 'localhost');
+        if (settings.port === 0) adoptEphemeralPort(settings, new URL(server.url).port);
         return server.url;
       },
       async close() {
         await app.close();
+        redis?.disconnect();
         await store.close();
       },
     };
     return server;
   } catch (e) {
+    redis?.disconnect();
     if (!options.store) await store.close().catch(() => {});
     throw e;
   }

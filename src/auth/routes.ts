@@ -1,0 +1,465 @@
+// Routes of the auth role: /restv2/auth/** (accounts, access tokens, JWTs, JWKS, games, groups, collaborators).
+import { Type } from 'typebox';
+import type { Context } from '../context.js';
+import type { App } from '../http/app.js';
+import { principalOf } from '../http/authenticate.js';
+import { changeOwnPassword, createAccount, getAccount, listAccounts, updateAccount } from './accounts.js';
+import type { AuthBackend } from './backend.js';
+import * as collab from './collaborators.js';
+import { authErrors } from './errors.js';
+import { resolveGameAccess } from './game-access.js';
+import { signGameJwt } from './jwt.js';
+import { CATALOGUE, filterByScope, SCOPES } from './permissions.js';
+import {
+  ACCESS_TOKEN_DEFAULT_SECONDS,
+  ACCESS_TOKEN_MAX_SECONDS,
+  issueAccessToken,
+  revokeAccessToken,
+} from './tokens.js';
+
+const JWT_MAX_SECONDS = 3600;
+const Message = Type.Object({ message: Type.String() });
+const AccountOut = Type.Object({
+  username: Type.String(),
+  country: Type.String(),
+  isAdmin: Type.Boolean(),
+  disabled: Type.Boolean(),
+  created: Type.String(),
+});
+const ApiKeyParams = Type.Object({ apiKey: Type.String({ minLength: 1, maxLength: 128 }) });
+const ExpiryQuery = Type.Object({
+  expireInSeconds: Type.Optional(Type.String()),
+  'X-SVCAccessToken': Type.Optional(Type.String()),
+});
+const GroupBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9 _.-]+$' }),
+    permissions: Type.Record(Type.String(), Type.Integer()),
+  },
+  { additionalProperties: false },
+);
+const CollaboratorBody = Type.Object(
+  {
+    email: Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' }),
+    groupNames: Type.Array(Type.String(), { maxItems: 64 }),
+  },
+  { additionalProperties: false },
+);
+
+function parseExpiry(raw: string | undefined, fallback: number, max: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw authErrors.badExpiry(max);
+  const n = Number(raw);
+  if (n < 1 || n > max) throw authErrors.badExpiry(max);
+  return n;
+}
+
+const anyCredential = { auth: { anyUser: true } };
+const game = (key: string, level: 0 | 1 | 2) => ({
+  auth: { permission: [key, level] as [string, 0 | 1 | 2] },
+});
+
+export function registerAuthRoutes(backend: AuthBackend) {
+  return (app: App, ctx: Context) => {
+    const { pool } = ctx.store;
+    registerSession(app, ctx, backend);
+    registerAccounts(app, ctx);
+
+    app.get(
+      '/restv2/auth/games',
+      { config: anyCredential, schema: { tags: ['auth'], summary: "The caller's games" } },
+      async (request) => collab.listGamesOf(pool, principalOf(request).username),
+    );
+    app.get(
+      '/restv2/auth/permissions',
+      { schema: { tags: ['auth'], summary: 'The permission catalogue and scopes' } },
+      async () => ({
+        levels: { 0: 'none', 1: 'read', 2: 'read and write' },
+        permissions: CATALOGUE,
+        scopes: SCOPES,
+      }),
+    );
+    registerGameAccess(app, ctx);
+  };
+}
+
+function registerSession(app: App, ctx: Context, backend: AuthBackend): void {
+  const { pool } = ctx.store;
+  app.get(
+    '/restv2/auth/user',
+    {
+      config: { auth: { credentials: ['basic'], anyUser: true } },
+      schema: { tags: ['auth'], summary: 'Log in: an access token', querystring: ExpiryQuery },
+    },
+    async (request) => {
+      const who = principalOf(request);
+      const seconds = parseExpiry(
+        request.query.expireInSeconds,
+        ACCESS_TOKEN_DEFAULT_SECONDS,
+        ACCESS_TOKEN_MAX_SECONDS,
+      );
+      const account = await getAccount(pool, who.username);
+      const { token, expiresAt } = await issueAccessToken(pool, who.username, ctx.clock(), seconds);
+      return { country: account.country, username: account.username, expiresAt, 'X-SVCAccessToken': token };
+    },
+  );
+  app.delete(
+    '/restv2/auth/user',
+    {
+      config: { auth: { credentials: ['token'], anyUser: true } },
+      schema: { tags: ['auth'], summary: 'Log out: revoke this access token', response: { 200: Message } },
+    },
+    async (request) => {
+      await revokeAccessToken(pool, principalOf(request).accessToken as string);
+      return { message: 'SUCCESS' };
+    },
+  );
+  app.get(
+    '/restv2/auth/user/token',
+    {
+      config: { auth: { credentials: ['token'], anyUser: true } },
+      schema: { tags: ['auth'], summary: 'Check an access token (used by split config servers)' },
+    },
+    async (request) => {
+      const who = principalOf(request);
+      return backend.verifyToken(who.accessToken as string);
+    },
+  );
+  app.put(
+    '/restv2/auth/user/password',
+    {
+      config: { auth: { credentials: ['basic', 'token'], anyUser: true } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Change my password',
+        body: Type.Object(
+          { oldPassword: Type.Optional(Type.String()), password: Type.String({ maxLength: 1024 }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Message },
+      },
+    },
+    async (request) => {
+      const who = principalOf(request);
+      // With a token the current password must be given again; Basic has just proved it.
+      const old = who.kind === 'token' ? (request.body.oldPassword ?? '') : undefined;
+      await changeOwnPassword(pool, who.username, old, request.body.password, who.accessToken, ctx.clock());
+      return { message: 'SUCCESS' };
+    },
+  );
+  app.get(
+    '/restv2/auth/game/:apiKey/jwt',
+    {
+      config: { auth: { credentials: ['basic', 'token'], anyUser: true } },
+      schema: {
+        tags: ['auth'],
+        summary: 'A JWT for this game',
+        params: ApiKeyParams,
+        querystring: ExpiryQuery,
+      },
+    },
+    async (request) =>
+      issueJwt(
+        ctx,
+        backend,
+        request.params.apiKey,
+        principalOf(request).username,
+        request.query.expireInSeconds,
+        undefined,
+      ),
+  );
+  app.get(
+    '/restv2/auth/game/:apiKey/jwt/:filter',
+    {
+      config: { auth: { credentials: ['basic', 'token'], anyUser: true } },
+      schema: {
+        tags: ['auth'],
+        summary: 'A JWT limited to one scope',
+        params: Type.Object({
+          apiKey: Type.String({ minLength: 1, maxLength: 128 }),
+          filter: Type.String({ maxLength: 64 }),
+        }),
+        querystring: ExpiryQuery,
+      },
+    },
+    async (request) =>
+      issueJwt(
+        ctx,
+        backend,
+        request.params.apiKey,
+        principalOf(request).username,
+        request.query.expireInSeconds,
+        request.params.filter,
+      ),
+  );
+  app.get(
+    '/restv2/auth/.well-known/jwks.json',
+    { schema: { tags: ['auth'], summary: 'Public keys that verify JWTs' } },
+    async () => (backend.keys as NonNullable<AuthBackend['keys']>).jwks(),
+  );
+  app.post(
+    '/restv2/auth/keys/rotate',
+    {
+      config: { auth: { admin: true, credentials: ['basic', 'token'] } },
+      schema: { tags: ['auth'], summary: 'Rotate the JWT signing key' },
+    },
+    async () => ({
+      kid: await (backend.keys as NonNullable<AuthBackend['keys']>).rotate(),
+    }),
+  );
+}
+
+async function issueJwt(
+  ctx: Context,
+  backend: AuthBackend,
+  apiKey: string,
+  username: string,
+  expiry: string | undefined,
+  filter: string | undefined,
+) {
+  if (filter !== undefined && !(filter in SCOPES))
+    throw authErrors.unknownFilter(filter, Object.keys(SCOPES));
+  const seconds = parseExpiry(expiry, JWT_MAX_SECONDS, JWT_MAX_SECONDS);
+  const access = await resolveGameAccess(ctx.store.pool, apiKey, username);
+  const permissions = filter ? filterByScope(access.permissions, filter) : access.permissions;
+  const { token, expiresAt } = await signGameJwt(
+    backend.keys as NonNullable<AuthBackend['keys']>,
+    {
+      sub: username,
+      username,
+      apiKey,
+      permissions: { [apiKey]: permissions },
+      groups: access.groups,
+      scope: filter ?? 'all',
+      owner: access.owner,
+    },
+    ctx.clock(),
+    seconds,
+  );
+  return { username, expiresAt, 'X-SVC-JWT': token };
+}
+
+function registerAccounts(app: App, ctx: Context): void {
+  const { pool } = ctx.store;
+  const admin = { auth: { admin: true, credentials: ['basic', 'token'] as ('basic' | 'token')[] } };
+  const Username = Type.Object({ username: Type.String({ minLength: 3, maxLength: 254 }) });
+  app.post(
+    '/restv2/auth/users',
+    {
+      config: admin,
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account (administrator)',
+        body: Type.Object(
+          {
+            username: Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' }),
+            password: Type.String({ maxLength: 1024 }),
+            country: Type.String({ maxLength: 64 }),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: AccountOut },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await createAccount(pool, request.body, ctx.clock())),
+  );
+  app.get(
+    '/restv2/auth/users',
+    {
+      config: admin,
+      schema: {
+        tags: ['auth'],
+        summary: 'List accounts (administrator)',
+        response: { 200: Type.Array(AccountOut) },
+      },
+    },
+    async () => listAccounts(pool),
+  );
+  app.get(
+    '/restv2/auth/users/:username',
+    {
+      config: admin,
+      schema: {
+        tags: ['auth'],
+        summary: 'Read an account (administrator)',
+        params: Username,
+        response: { 200: AccountOut },
+      },
+    },
+    async (request) => getAccount(pool, request.params.username),
+  );
+  app.put(
+    '/restv2/auth/users/:username',
+    {
+      config: admin,
+      schema: {
+        tags: ['auth'],
+        summary: 'Disable, enable or reset the password of an account (administrator)',
+        params: Username,
+        body: Type.Object(
+          {
+            disabled: Type.Optional(Type.Boolean()),
+            password: Type.Optional(Type.String({ maxLength: 1024 })),
+            country: Type.Optional(Type.String({ maxLength: 64 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: AccountOut },
+      },
+    },
+    async (request) => updateAccount(pool, request.params.username, request.body, ctx.clock()),
+  );
+}
+
+function registerGameAccess(app: App, ctx: Context): void {
+  const { pool } = ctx.store;
+  const base = '/restv2/auth/game/:apiKey';
+  const tags = ['auth'];
+  app.get(
+    `${base}/permissions`,
+    {
+      config: game('game', 0),
+      schema: { tags, summary: "The caller's effective permissions", params: ApiKeyParams },
+    },
+    async (request) => {
+      const g = principalOf(request).game;
+      return {
+        apiKey: request.params.apiKey,
+        owner: g?.owner ?? false,
+        groups: g?.groups ?? [],
+        permissions: g?.permissions ?? {},
+      };
+    },
+  );
+  app.get(
+    `${base}/groups`,
+    { config: game('admin.permissions', 1), schema: { tags, params: ApiKeyParams } },
+    async (request) => collab.listGroups(pool, request.params.apiKey),
+  );
+  app.post(
+    `${base}/groups`,
+    { config: game('admin.permissions', 2), schema: { tags, params: ApiKeyParams, body: GroupBody } },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await collab.createGroup(pool, request.params.apiKey, request.body as collab.Group)),
+  );
+  const GroupParams = Type.Object({
+    apiKey: Type.String({ minLength: 1 }),
+    name: Type.String({ minLength: 1, maxLength: 64 }),
+  });
+  app.get(
+    `${base}/groups/:name`,
+    { config: game('admin.permissions', 1), schema: { tags, params: GroupParams } },
+    async (request) => collab.getGroup(pool, request.params.apiKey, request.params.name),
+  );
+  app.put(
+    `${base}/groups/:name`,
+    {
+      config: game('admin.permissions', 2),
+      schema: {
+        tags,
+        params: GroupParams,
+        body: Type.Object({
+          name: Type.Optional(Type.String()),
+          permissions: Type.Record(Type.String(), Type.Integer()),
+        }),
+      },
+    },
+    async (request) =>
+      collab.updateGroup(pool, request.params.apiKey, request.params.name, request.body.permissions),
+  );
+  app.delete(
+    `${base}/groups/:name`,
+    {
+      config: game('admin.permissions', 2),
+      schema: { tags, params: GroupParams, response: { 200: Message } },
+    },
+    async (request) => {
+      await collab.deleteGroup(pool, request.params.apiKey, request.params.name);
+      return { message: 'SUCCESS' };
+    },
+  );
+  registerCollaborators(app, ctx);
+}
+
+function registerCollaborators(app: App, ctx: Context): void {
+  const { pool } = ctx.store;
+  const base = '/restv2/auth/game/:apiKey';
+  const tags = ['auth'];
+  const EmailParams = Type.Object({
+    apiKey: Type.String({ minLength: 1 }),
+    email: Type.String({ minLength: 3, maxLength: 254 }),
+  });
+  app.get(
+    `${base}/collaborators`,
+    { config: game('admin.permissions', 1), schema: { tags, params: ApiKeyParams } },
+    async (request) => collab.listCollaborators(pool, request.params.apiKey),
+  );
+  app.post(
+    `${base}/collaborators`,
+    { config: game('admin.permissions', 2), schema: { tags, params: ApiKeyParams, body: CollaboratorBody } },
+    async (request, reply) => {
+      const owner =
+        (
+          await pool.query<{ owner: string }>('SELECT owner FROM games WHERE api_key = $1', [
+            request.params.apiKey,
+          ])
+        ).rows[0]?.owner ?? '';
+      return reply
+        .code(201)
+        .send(await collab.addCollaborator(pool, request.params.apiKey, owner, request.body));
+    },
+  );
+  app.get(
+    `${base}/collaborators/:email`,
+    { config: game('admin.permissions', 1), schema: { tags, params: EmailParams } },
+    async (request) => collab.getCollaborator(pool, request.params.apiKey, request.params.email),
+  );
+  app.put(
+    `${base}/collaborators/:email`,
+    {
+      config: game('admin.permissions', 2),
+      schema: {
+        tags,
+        params: EmailParams,
+        body: Type.Object({
+          email: Type.Optional(Type.String()),
+          groupNames: Type.Array(Type.String(), { maxItems: 64 }),
+        }),
+      },
+    },
+    async (request) =>
+      collab.updateCollaborator(pool, request.params.apiKey, request.params.email, request.body.groupNames),
+  );
+  app.delete(
+    `${base}/collaborators/:email`,
+    {
+      config: game('admin.permissions', 2),
+      schema: { tags, params: EmailParams, response: { 200: Message } },
+    },
+    async (request) => {
+      await collab.removeCollaborator(pool, request.params.apiKey, request.params.email);
+      return { message: 'SUCCESS' };
+    },
+  );
+  app.put(
+    `${base}/owner`,
+    {
+      config: game('admin.permissions', 2),
+      schema: {
+        tags,
+        summary: 'Transfer ownership (owner only)',
+        params: ApiKeyParams,
+        body: Type.Object({ email: Type.String({ minLength: 3 }) }, { additionalProperties: false }),
+        response: { 200: Message },
+      },
+    },
+    async (request) => {
+      const who = principalOf(request);
+      if (!who.game?.owner) throw authErrors.forbidden('owner', 2);
+      await collab.transferOwnership(pool, request.params.apiKey, who.username, request.body.email);
+      return { message: 'SUCCESS' };
+    },
+  );
+}

@@ -1,0 +1,147 @@
+// Games: creation (the creator owns it), listing, the recycle bin (10 days) and endpoint discovery.
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import { createDefaultGroups } from '../auth/collaborators.js';
+import { authErrors } from '../auth/errors.js';
+import { def } from '../errors.js';
+import type { ClusterSettings } from '../settings.js';
+import { withTransaction } from '../store/db.js';
+
+export const RECYCLE_BIN_DAYS = 10;
+const DAY_MS = 24 * 3600 * 1000;
+
+export const gameErrors = {
+  unknownCluster: def(
+    'CLUSTER_UNKNOWN',
+    400,
+    'The cluster named is not in the cluster registry (PLAYBASE_CLUSTERS).',
+    (c: string) => `Unknown cluster ${c}`,
+  ),
+  notDeleted: def(
+    'GAME_NOT_DELETED',
+    404,
+    'The game is not in the recycle bin (or was removed for good after 10 days).',
+    (k: string) => `Game ${k} is not in the recycle bin`,
+  ),
+};
+
+export interface Game {
+  apiKey: string;
+  name: string;
+  cluster: string;
+  owner: string;
+  created: string;
+  deleted?: string;
+}
+
+interface GameRow {
+  api_key: string;
+  name: string;
+  cluster: string;
+  owner: string;
+  created_at: Date;
+  deleted_at: Date | null;
+}
+
+function toGame(r: GameRow): Game {
+  const g: Game = {
+    apiKey: r.api_key,
+    name: r.name,
+    cluster: r.cluster,
+    owner: r.owner,
+    created: r.created_at.toISOString(),
+  };
+  if (r.deleted_at) g.deleted = r.deleted_at.toISOString();
+  return g;
+}
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+export function newApiKey(): string {
+  const bytes = randomBytes(20);
+  return Array.from(bytes, (b) => ALPHABET[b % ALPHABET.length]).join('');
+}
+
+export async function createGame(
+  pool: pg.Pool,
+  input: { name: string; cluster?: string | undefined },
+  owner: string,
+  clusters: Record<string, ClusterSettings>,
+  nowMs: number,
+): Promise<Game> {
+  const cluster = input.cluster ?? 'local';
+  if (!clusters[cluster]) throw gameErrors.unknownCluster(cluster);
+  const apiKey = newApiKey();
+  return withTransaction(pool, async (client) => {
+    const { rows } = await client.query<GameRow>(
+      'INSERT INTO games (api_key, name, cluster, owner, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING *',
+      [apiKey, input.name, cluster, owner, new Date(nowMs)],
+    );
+    await createDefaultGroups(client, apiKey);
+    return toGame(rows[0] as GameRow);
+  });
+}
+
+export async function getGame(pool: pg.Pool, apiKey: string): Promise<Game> {
+  const { rows } = await pool.query<GameRow>(
+    'SELECT * FROM games WHERE api_key = $1 AND deleted_at IS NULL',
+    [apiKey],
+  );
+  if (!rows[0]) throw authErrors.gameNotFound(apiKey);
+  return toGame(rows[0]);
+}
+
+export async function deleteGame(pool: pg.Pool, apiKey: string, nowMs: number): Promise<void> {
+  const res = await pool.query('UPDATE games SET deleted_at = $2 WHERE api_key = $1 AND deleted_at IS NULL', [
+    apiKey,
+    new Date(nowMs),
+  ]);
+  if (res.rowCount === 0) throw authErrors.gameNotFound(apiKey);
+}
+
+/** Games in the recycle bin that the user owns (newer than 10 days; older ones are purged). */
+export async function listDeletedGames(pool: pg.Pool, owner: string, nowMs: number): Promise<Game[]> {
+  await purgeRecycleBin(pool, nowMs);
+  const { rows } = await pool.query<GameRow>(
+    'SELECT * FROM games WHERE owner = $1 AND deleted_at IS NOT NULL ORDER BY deleted_at',
+    [owner],
+  );
+  return rows.map(toGame);
+}
+
+export async function restoreGame(
+  pool: pg.Pool,
+  apiKey: string,
+  owner: string,
+  nowMs: number,
+): Promise<Game> {
+  await purgeRecycleBin(pool, nowMs);
+  const { rows } = await pool.query<GameRow>(
+    'UPDATE games SET deleted_at = NULL WHERE api_key = $1 AND owner = $2 AND deleted_at IS NOT NULL RETURNING *',
+    [apiKey, owner],
+  );
+  if (!rows[0]) throw gameErrors.notDeleted(apiKey);
+  return toGame(rows[0]);
+}
+
+/** Removes for good the games deleted more than 10 days ago (their groups and collaborators cascade). */
+export async function purgeRecycleBin(pool: pg.Pool, nowMs: number): Promise<number> {
+  const res = await pool.query('DELETE FROM games WHERE deleted_at IS NOT NULL AND deleted_at <= $1', [
+    new Date(nowMs - RECYCLE_BIN_DAYS * DAY_MS),
+  ]);
+  return res.rowCount ?? 0;
+}
+
+function fill(template: string | null, apiKey: string, stage: 'live' | 'preview'): string | null {
+  return template === null ? null : template.replaceAll('{apiKey}', apiKey).replaceAll('{stage}', stage);
+}
+
+export function endpointsOf(game: Game, clusters: Record<string, ClusterSettings>) {
+  const c = clusters[game.cluster];
+  if (!c) throw gameErrors.unknownCluster(game.cluster);
+  return {
+    liveNosql: fill(c.liveNosql, game.apiKey, 'live'),
+    previewNosql: fill(c.previewNosql, game.apiKey, 'preview'),
+    liveElasticSearch: fill(c.liveElasticSearch, game.apiKey, 'live'),
+    previewElasticSearch: fill(c.previewElasticSearch, game.apiKey, 'preview'),
+  };
+}
