@@ -1,8 +1,10 @@
 // `npm run bench [suite ...]`: runs the named suites (all by default) and writes bench/results/<suite>.json.
 import { benchFoundation } from './foundation.js';
+import { benchLimits } from './limits.js';
 
 const suites: Record<string, () => Promise<void>> = {
   foundation: benchFoundation,
+  limits: benchLimits,
 };
 
 const wanted = process.argv.slice(2);

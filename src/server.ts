@@ -1,25 +1,17 @@
 // Assembles one Playbase process: store → migrations → administrator → app with the configured roles.
 import { readFileSync } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
-import { type AuthBackend, createAuthBackend } from './auth/backend.js';
+import type { AuthBackend } from './auth/backend.js';
 import { type BootstrapResult, ensureAdministrator } from './auth/bootstrap.js';
 import { registerAuthRoutes } from './auth/routes.js';
 import { registerGameRoutes } from './config/games-routes.js';
 import type { Context } from './context.js';
 import { errors } from './errors.js';
 import { type App, buildApp, type RoleRegistrar } from './http/app.js';
-import { authenticationHook } from './http/authenticate.js';
+import { registerPlatformLayers } from './http/platform.js';
 import type { Settings } from './settings.js';
 import { openStore, type Store } from './store/db.js';
 import { migrate } from './store/migrate.js';
-
-/** Fails fast while Redis is down, so limiters fall back to memory instead of queueing requests. */
-function createRedisClient(url: string): Redis {
-  const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-  client.on('error', () => {});
-  return client;
-}
 
 /** PORT=0 (tests, benches): the derived URLs learn the port the system picked. */
 function adoptEphemeralPort(settings: Settings, port: string): void {
@@ -55,12 +47,11 @@ export interface StartOptions {
 }
 
 /** The registrars, in order: the authentication layer first, then each role's routes. */
-function registrarsFor(settings: Settings, redis: Redis | undefined): RoleRegistrar[] {
+function registrarsFor(settings: Settings): RoleRegistrar[] {
   let backend: AuthBackend | undefined;
   const registrars: RoleRegistrar[] = [
     (app, ctx) => {
-      backend = createAuthBackend(ctx, redis);
-      app.addHook('onRequest', authenticationHook(backend));
+      backend = registerPlatformLayers(app, ctx);
     },
   ];
   if (settings.roles.includes('auth'))
@@ -79,7 +70,6 @@ export async function createServer(settings: Settings, options: StartOptions = {
       schema: options.schema,
     }));
   let migrated = false;
-  const redis = settings.redisUrl ? createRedisClient(settings.redisUrl) : undefined;
   try {
     await migrate(store.pool);
     migrated = true;
@@ -99,7 +89,7 @@ export async function createServer(settings: Settings, options: StartOptions = {
     const { app, ctx } = await buildApp(
       { settings, store, clock: options.clock ?? Date.now },
       {
-        registrars: [...registrarsFor(settings, redis), ...(options.extraRegistrars ?? [])],
+        registrars: [...registrarsFor(settings), ...(options.extraRegistrars ?? [])],
         ready,
         ...(options.logger ? { logger: options.logger } : {}),
         ...(https ? { https } : {}),
@@ -119,13 +109,11 @@ export async function createServer(settings: Settings, options: StartOptions = {
       },
       async close() {
         await app.close();
-        redis?.disconnect();
         await store.close();
       },
     };
     return server;
   } catch (e) {
-    redis?.disconnect();
     if (!options.store) await store.close().catch(() => {});
     throw e;
   }

@@ -19,6 +19,10 @@ export interface Settings {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** PLAYBASE_SECRET_KEY: master key for sealed secrets (push credentials); unset → one generated in the database. */
+  secretKey: string | undefined;
+  /** Prefix of every Redis key: processes sharing one Redis for different deployments (or tests) stay apart. */
+  redisKeyPrefix: string;
   tlsCertFile: string | undefined;
   tlsKeyFile: string | undefined;
   adminUsername: string;
@@ -35,6 +39,7 @@ export interface Settings {
     perGamePerMinute: number;
     concurrentConfigWrites: number;
     runtimePerGamePerSecond: number;
+    slotTtlMs: number;
     loginFailuresPerAccount: number;
     loginFailuresPerAddress: number;
   };
@@ -132,6 +137,13 @@ function readClusters(env: Env, publicUrl: string): Record<string, ClusterSettin
   return clusters;
 }
 
+function readSecretKey(env: Env): string | undefined {
+  const raw = env.PLAYBASE_SECRET_KEY;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 16) throw new SettingsError('PLAYBASE_SECRET_KEY', 'must be at least 16 characters');
+  return raw;
+}
+
 /** Reads and validates every setting; throws SettingsError naming the variable on the first bad one. */
 export function loadSettings(env: Env = process.env, cwd = process.cwd()): Settings {
   const port = readInt(env, 'PORT', 8080, 0, 65535);
@@ -171,6 +183,8 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
     dataDir: isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw),
     databaseUrl: readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    secretKey: readSecretKey(env),
+    redisKeyPrefix: env.PLAYBASE_REDIS_KEY_PREFIX?.trim() || 'playbase',
     tlsCertFile,
     tlsKeyFile,
     adminUsername,
@@ -182,10 +196,12 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
     shutdownGraceMs: readInt(env, 'PLAYBASE_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     statementTimeoutMs: readInt(env, 'PLAYBASE_STATEMENT_TIMEOUT_MS', 10_000, 100, 3_600_000),
     limits: {
-      perUserPerMinute: readInt(env, 'PLAYBASE_LIMIT_USER_PER_MINUTE', 300, 1, 10_000_000),
-      perGamePerMinute: readInt(env, 'PLAYBASE_LIMIT_GAME_PER_MINUTE', 600, 1, 10_000_000),
-      concurrentConfigWrites: readInt(env, 'PLAYBASE_LIMIT_CONFIG_CONCURRENT', 10, 1, 100_000),
-      runtimePerGamePerSecond: readInt(env, 'PLAYBASE_LIMIT_RUNTIME_PER_SECOND', 1000, 1, 10_000_000),
+      // 0 turns a limit off (benchmarks); the defaults are the spec's values.
+      perUserPerMinute: readInt(env, 'PLAYBASE_LIMIT_USER_PER_MINUTE', 300, 0, 10_000_000),
+      perGamePerMinute: readInt(env, 'PLAYBASE_LIMIT_GAME_PER_MINUTE', 600, 0, 10_000_000),
+      concurrentConfigWrites: readInt(env, 'PLAYBASE_LIMIT_CONFIG_CONCURRENT', 10, 0, 100_000),
+      runtimePerGamePerSecond: readInt(env, 'PLAYBASE_LIMIT_RUNTIME_PER_SECOND', 1000, 0, 10_000_000),
+      slotTtlMs: readInt(env, 'PLAYBASE_LIMIT_SLOT_TTL_MS', 5000, 100, 600_000),
       loginFailuresPerAccount: readInt(env, 'PLAYBASE_LOGIN_FAILURES_PER_ACCOUNT', 5, 1, 1000),
       loginFailuresPerAddress: readInt(env, 'PLAYBASE_LOGIN_FAILURES_PER_ADDRESS', 20, 1, 100_000),
     },

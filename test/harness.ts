@@ -79,6 +79,12 @@ export async function startTestServer(
     PLAYBASE_ADMIN_PASSWORD: ADMIN.password,
     PLAYBASE_DATA_DIR: fresh.dataDir || '/nonexistent',
     ...(TEST_REDIS_URL ? { REDIS_URL: TEST_REDIS_URL } : {}),
+    // Test servers share one Redis and one administrator name: each gets its own keys, and limits high enough
+    // that only the tests of limits (which set their own) meet them.
+    PLAYBASE_REDIS_KEY_PREFIX: `test-${randomBytes(6).toString('hex')}`,
+    PLAYBASE_LIMIT_USER_PER_MINUTE: '1000000',
+    PLAYBASE_LIMIT_GAME_PER_MINUTE: '1000000',
+    PLAYBASE_LOGIN_FAILURES_PER_ADDRESS: '1000',
     ...env,
   });
   const now = {

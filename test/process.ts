@@ -51,3 +51,30 @@ export async function waitReady(url: string, timeoutMs = 15_000): Promise<number
   }
   throw new Error(`${url} not ready after ${timeoutMs} ms`);
 }
+
+/** A fresh schema on the test PostgreSQL and a DATABASE_URL that works in it, for several processes to share. */
+export async function sharedPostgres(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const { randomBytes } = await import('node:crypto');
+  const pg = (await import('pg')).default;
+  const schema = `p_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}
+
+export async function stopAll(processes: Running[]): Promise<void> {
+  for (const p of processes) p.child.kill('SIGTERM');
+  await Promise.all(processes.map((p) => p.exited));
+}

@@ -50,6 +50,7 @@ export function createAuthBackend(ctx: Context, redis: Redis | undefined): AuthB
     perAccount: settings.limits.loginFailuresPerAccount,
     perAddress: settings.limits.loginFailuresPerAddress,
     redis,
+    keyPrefix: settings.redisKeyPrefix,
   });
   const disabledCache = new Map<string, { at: number; disabled: boolean }>();
 

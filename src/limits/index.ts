@@ -11,5 +11,4 @@ export {
 } from './hook.js';
 export { createLimiters, type Limiters, type LimitersOptions } from './limiters.js';
 export { createRedisClient, type RedisClientOptions } from './redis-client.js';
-export { defaultLimitSettings, type LimitSettings, readLimitSettings } from './settings.js';
 export type { LimitsLogger, RateResult, RateScope, ReleaseSlot } from './types.js';

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { catalogue } from '../errors.js';
 import { rateLimited } from './errors.js';
 import { createLimiters, type LimitersOptions } from './limiters.js';
-import { readLimitSettings } from './settings.js';
 
 const silent = { warn() {}, info() {} };
 
@@ -167,26 +166,5 @@ describe('limit errors and settings', () => {
     const codes = catalogue.map((entry) => entry.code);
     expect(codes).toContain('RATE_LIMITED');
     expect(codes).toContain('TOO_MANY_CONCURRENT');
-  });
-
-  it('no PLAYBASE_LIMIT_* variables → the spec values', () => {
-    expect(readLimitSettings({})).toEqual({
-      perUserPerMinute: 300,
-      perGamePerMinute: 600,
-      concurrentConfigWrites: 10,
-      runtimePerGamePerSecond: 1000,
-      slotTtlMs: 5000,
-    });
-  });
-
-  it('raised limits → read; a bad value → an error naming the variable', () => {
-    const env = { PLAYBASE_LIMIT_USER_PER_MINUTE: '100000', PLAYBASE_LIMIT_CONFIG_CONCURRENT: '0' };
-    expect(readLimitSettings(env)).toMatchObject({ perUserPerMinute: 100000, concurrentConfigWrites: 0 });
-    expect(() => readLimitSettings({ PLAYBASE_LIMIT_GAME_PER_MINUTE: '1.5' })).toThrow(
-      /PLAYBASE_LIMIT_GAME_PER_MINUTE/,
-    );
-    expect(() => readLimitSettings({ PLAYBASE_LIMIT_SLOT_TTL_MS: '0' })).toThrow(
-      /PLAYBASE_LIMIT_SLOT_TTL_MS/,
-    );
   });
 });

@@ -57,7 +57,8 @@ describe('settings', () => {
     [{ PLAYBASE_ADMIN_PASSWORD: 'short' }, 'PLAYBASE_ADMIN_PASSWORD'],
     [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL'],
     [{ PLAYBASE_CLUSTERS: '{bad' }, 'PLAYBASE_CLUSTERS'],
-    [{ PLAYBASE_LIMIT_USER_PER_MINUTE: '0' }, 'PLAYBASE_LIMIT_USER_PER_MINUTE'],
+    [{ PLAYBASE_LIMIT_USER_PER_MINUTE: '1.5' }, 'PLAYBASE_LIMIT_USER_PER_MINUTE'],
+    [{ PLAYBASE_LIMIT_SLOT_TTL_MS: '0' }, 'PLAYBASE_LIMIT_SLOT_TTL_MS'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
   ])('bad value %j → error naming %s', (env, variable) => {
     const e = failure(env as Record<string, string>);

@@ -1,0 +1,52 @@
+// App-wide layers every role shares: Redis (optional), authentication, then rate and concurrency limits.
+import type { FastifyRequest } from 'fastify';
+import { type AuthBackend, createAuthBackend } from '../auth/backend.js';
+import type { Context } from '../context.js';
+import {
+  createLimiters,
+  createLimitHooks,
+  createRedisClient,
+  isConfigWriteMethod,
+  type RequestClass,
+  registerLimitHooks,
+} from '../limits/index.js';
+import type { App } from './app.js';
+import { authenticationHook } from './authenticate.js';
+
+const RUNTIME_PATH = /^\/(?:live|preview)\/rs\//;
+const CONFIG_ROUTE = /^\/restv2\/game\/:(?:apiKey|gameApiKey)\/config(?:\/|$)/;
+
+/** Which limits a request falls under: unauthenticated routes are not counted; the runtime API has its own. */
+export function classifyRequest(request: FastifyRequest): RequestClass {
+  const params = (request.params ?? {}) as Record<string, string | undefined>;
+  const game = params.apiKey ?? params.gameApiKey ?? params.apiKeyOrCredential;
+  if (RUNTIME_PATH.test(request.url)) return { kind: 'runtime', game, configWrite: false };
+  const principal = request.playbaseAuth;
+  if (!principal) return { kind: 'none', configWrite: false };
+  const route = request.routeOptions.url ?? '';
+  return {
+    kind: 'management',
+    user: principal.username,
+    game,
+    configWrite: isConfigWriteMethod(request.method) && CONFIG_ROUTE.test(route),
+  };
+}
+
+export function registerPlatformLayers(app: App, ctx: Context): AuthBackend {
+  const { settings } = ctx;
+  const redis = settings.redisUrl ? createRedisClient(settings.redisUrl, ctx.log) : undefined;
+  const limiters = createLimiters({
+    redis,
+    keyPrefix: settings.redisKeyPrefix,
+    ...settings.limits,
+    logger: ctx.log,
+  });
+  const backend = createAuthBackend(ctx, redis);
+  app.addHook('onRequest', authenticationHook(backend));
+  registerLimitHooks(app, createLimitHooks(limiters, { classify: classifyRequest }));
+  app.addHook('onClose', async () => {
+    await limiters.close();
+    redis?.disconnect();
+  });
+  return backend;
+}
