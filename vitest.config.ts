@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Tests that start server processes run in their own phase, one file at a time (scripts/test.mjs), so
+    // their timings do not depend on what else the machine runs.
+    exclude: process.env.PLAYBASE_TEST_PHASE === 'process' ? [] : ['test/process/**', '**/node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, spawnPlaybase, waitReady } from '../test/process.js';
+import { freePort, spawnPlaybase, waitReady } from '../test/processes.js';
 import { load, writeResults } from './lib.js';
 
 export async function benchFoundation(): Promise<void> {

@@ -9,7 +9,7 @@ import {
   spawnPlaybase,
   stopAll,
   waitReady,
-} from '../test/process.js';
+} from '../test/processes.js';
 import { type Figure, load, writeResults } from './lib.js';
 
 const ADMIN = { username: 'bench@playbase.local', password: 'bench-password-1' };

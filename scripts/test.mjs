@@ -35,13 +35,25 @@ if (ci && skipped.length > 0) {
 }
 
 const extraArgs = process.argv.slice(2);
-function run(label, env) {
-  console.log(`\n=== tests on ${label} ===`);
-  const res = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...extraArgs], {
+function vitest(args, env) {
+  const res = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...args], {
     stdio: 'inherit',
     env: { ...process.env, ...env },
   });
   return res.status === 0;
+}
+
+/** The suite in parallel, then the tests that start server processes, one file at a time. */
+function run(label, env) {
+  console.log(`\n=== tests on ${label} ===`);
+  const parallel = vitest(extraArgs, env);
+  if (extraArgs.length > 0) return parallel;
+  console.log(`\n=== process tests on ${label} (one file at a time) ===`);
+  const sequential = vitest(['--no-file-parallelism', 'test/process'], {
+    ...env,
+    PLAYBASE_TEST_PHASE: 'process',
+  });
+  return parallel && sequential;
 }
 
 const redisEnv = redisUp ? { PLAYBASE_TEST_REDIS_URL: REDIS_URL } : {};

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import { storeKind } from '../harness.js';
-import { freePort, spawnPlaybase, waitReady } from '../process.js';
+import { freePort, spawnPlaybase, waitReady } from '../processes.js';
 
 // The embedded store only: the PostgreSQL run of the suite would repeat these unchanged.
 describe.skipIf(storeKind === 'postgres')('the playbase process on the embedded store', () => {
@@ -15,7 +15,7 @@ describe.skipIf(storeKind === 'postgres')('the playbase process on the embedded 
     const port = String(await freePort());
     const p = spawnPlaybase({ PORT: port, PLAYBASE_DATA_DIR: dataDir, PLAYBASE_ADMIN_PASSWORD: '' });
     try {
-      const ms = await waitReady(p.url, 10_000);
+      const ms = await waitReady(p.url);
       expect(ms).toBeLessThan(10_000);
       const out = p.output();
       expect(out).toContain(`${p.url}/restv2/auth`);

@@ -38,7 +38,7 @@ export function spawnPlaybase(env: Record<string, string>, script = 'src/main.ts
   return { child, output: () => out, url: `${scheme}://127.0.0.1:${env.PORT}`, exited };
 }
 
-export async function waitReady(url: string, timeoutMs = 15_000): Promise<number> {
+export async function waitReady(url: string, timeoutMs = 60_000): Promise<number> {
   const start = Date.now();
   while (Date.now() - start < timeoutMs) {
     try {

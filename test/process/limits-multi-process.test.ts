@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, TEST_DATABASE_URL, TEST_REDIS_URL } from '../harness.js';
-import { freePort, type Running, sharedPostgres, spawnPlaybase, stopAll, waitReady } from '../process.js';
+import { freePort, type Running, sharedPostgres, spawnPlaybase, stopAll, waitReady } from '../processes.js';
 
 const ADMIN = { username: 'limits-admin@playbase.test', password: 'limits-password-1' };
 const enabled = Boolean(TEST_DATABASE_URL && TEST_REDIS_URL);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, storeKind, TEST_REDIS_URL } from '../harness.js';
-import { freePort, type Running, spawnPlaybase, stopAll, waitReady } from '../process.js';
+import { freePort, type Running, spawnPlaybase, stopAll, waitReady } from '../processes.js';
 
 const ADMIN = { username: 'outage-admin@playbase.test', password: 'outage-password-1' };
 
