@@ -1,0 +1,176 @@
+// Differential tests: generated documents, filters and sorts run through the SQL compiler on each store, and
+// through mingo and matchesFilter / compareBySort; every answer must agree (mingo only on "safe" cases, see
+// docs/query-engine.md for its known deviations).
+import fc from 'fast-check';
+import { Query } from 'mingo';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docArb, filterArb, sortArb } from './arbitraries.test-util.js';
+import { compileFilter, matchesFilter, parseFilter } from './filter.js';
+import { compareBySort, compileSort, parseSort } from './sort.js';
+import { STORES, type TestStore } from './test-store.test-util.js';
+import { type Doc, idKey, storedText, toWire, type Value } from './values.js';
+
+/**
+ * A case is one (document, filter) answer. Per store and run: SAFE_COLLECTIONS generated collections of 8 to
+ * 12 documents, each queried with FILTERS_PER_COLLECTION generated filters in one SQL statement (at least
+ * 10,000 cases, all also checked against mingo), plus FULL_COLLECTIONS over every value type (checked
+ * against matchesFilter), plus sorts.
+ */
+const SAFE_COLLECTIONS = 21;
+const FULL_COLLECTIONS = 10;
+const FILTERS_PER_COLLECTION = 60;
+const MIN_DOCS = 8;
+const SORTS_PER_COLLECTION = 4;
+const MIN_SAFE_CASES = SAFE_COLLECTIONS * FILTERS_PER_COLLECTION * MIN_DOCS;
+
+let collectionSeq = 0;
+const counted = { safe: 0, full: 0 };
+
+async function insertDocs(store: TestStore, docs: Doc[]): Promise<{ name: string; byId: Map<string, Doc> }> {
+  collectionSeq += 1;
+  const name = `c${collectionSeq}`;
+  const byId = new Map<string, Doc>();
+  const rows = docs.map((doc, i) => {
+    const withId: Doc = { _id: i, ...doc };
+    byId.set(idKey(i), withId);
+    return `{"id":${JSON.stringify(idKey(i))},"doc":${storedText(withId)}}`;
+  });
+  await store.query(
+    `INSERT INTO nosql_documents (game_id, stage, collection, id, doc)
+     SELECT 'g', 'live', $1, x ->> 'id', x -> 'doc' FROM jsonb_array_elements($2::jsonb) AS x`,
+    [name, `[${rows.join(',')}]`],
+  );
+  return { name, byId };
+}
+
+interface Mismatch {
+  filter: unknown;
+  doc: unknown;
+  sql: boolean;
+  js: boolean;
+  mingo?: boolean;
+}
+
+async function checkFilters(
+  store: TestStore,
+  docs: Doc[],
+  filters: Record<string, unknown>[],
+  safe: boolean,
+): Promise<Mismatch[]> {
+  const { name, byId } = await insertDocs(store, docs);
+  const params: unknown[] = [name];
+  const nodes = filters.map((f) => parseFilter(toWire(f as Value)));
+  const columns = nodes.map((node, i) => `${compileFilter(node, 'd.doc', params)} AS m${i}`);
+  const rows = await store.query<Record<string, unknown>>(
+    `SELECT d.id, ${columns.join(', ')} FROM nosql_documents AS d WHERE d.game_id = 'g' AND d.stage = 'live' AND d.collection = $1`,
+    params,
+  );
+  expect(rows.length).toBe(docs.length);
+  counted[safe ? 'safe' : 'full'] += rows.length * filters.length;
+  const mismatches: Mismatch[] = [];
+  filters.forEach((filter, i) => {
+    const mingo = safe ? new Query(filter as Record<string, unknown>, {}) : undefined;
+    for (const row of rows) {
+      const doc = byId.get(row.id as string)!;
+      const sql = row[`m${i}`] as boolean;
+      const js = matchesFilter(nodes[i]!, doc);
+      const viaMingo = mingo?.test(doc);
+      if (sql !== js || (viaMingo !== undefined && viaMingo !== sql)) {
+        mismatches.push({ filter: toWire(filter as Value), doc: toWire(doc), sql, js, mingo: viaMingo });
+      }
+    }
+  });
+  return mismatches;
+}
+
+/** SQL order must be sorted by compareBySort, and so must mingo's on safe cases (equal up to ties). */
+async function checkSorts(
+  store: TestStore,
+  docs: Doc[],
+  sorts: Record<string, 1 | -1>[],
+  safe: boolean,
+): Promise<string[]> {
+  const { name, byId } = await insertDocs(store, docs);
+  const problems: string[] = [];
+  for (const sort of sorts) {
+    const spec = parseSort(sort);
+    const cmp = compareBySort(spec);
+    const rows = await store.query<{ id: string }>(
+      `SELECT d.id FROM nosql_documents AS d WHERE d.collection = $1 ORDER BY ${compileSort(spec, 'd.doc', [])}`,
+      [name],
+    );
+    const orders: Array<[string, Doc[]]> = [['sql', rows.map((r) => byId.get(r.id)!)]];
+    if (safe)
+      orders.push([
+        'mingo',
+        new Query({}, {})
+          .find<Doc>([...byId.values()])
+          .sort(sort)
+          .all(),
+      ]);
+    for (const [who, order] of orders) {
+      for (let i = 1; i < order.length; i++) {
+        if (cmp(order[i - 1]!, order[i]!) > 0) {
+          problems.push(
+            `${who} order for ${JSON.stringify(sort)}: ${JSON.stringify(toWire(order[i - 1]!))} before ${JSON.stringify(toWire(order[i]!))}`,
+          );
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+describe.each(STORES)('query differential on $name', ({ open }) => {
+  let store: TestStore;
+  beforeAll(async () => {
+    counted.safe = 0;
+    counted.full = 0;
+    store = await open();
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  it(`${MIN_SAFE_CASES}+ generated (document, filter) cases → SQL, matchesFilter and mingo agree`, async () => {
+    const arb = fc.tuple(
+      fc.array(docArb(false), { minLength: MIN_DOCS, maxLength: 12 }),
+      fc.array(filterArb(false), { minLength: FILTERS_PER_COLLECTION, maxLength: FILTERS_PER_COLLECTION }),
+    );
+    await fc.assert(
+      fc.asyncProperty(arb, async ([docs, filters]) => {
+        expect((await checkFilters(store, docs, filters, true)).slice(0, 3)).toEqual([]);
+      }),
+      { numRuns: SAFE_COLLECTIONS, endOnFailure: true },
+    );
+    expect(counted.safe).toBeGreaterThanOrEqual(10_000);
+  }, 120_000);
+
+  it('generated cases over all value types → SQL and matchesFilter agree', async () => {
+    const arb = fc.tuple(
+      fc.array(docArb(true), { minLength: MIN_DOCS, maxLength: 12 }),
+      fc.array(filterArb(true), { minLength: FILTERS_PER_COLLECTION, maxLength: FILTERS_PER_COLLECTION }),
+    );
+    await fc.assert(
+      fc.asyncProperty(arb, async ([docs, filters]) => {
+        expect((await checkFilters(store, docs, filters, false)).slice(0, 3)).toEqual([]);
+      }),
+      { numRuns: FULL_COLLECTIONS, endOnFailure: true },
+    );
+  }, 120_000);
+
+  it('generated sorts → SQL order and mingo order agree with compareBySort up to ties', async () => {
+    for (const safe of [true, false]) {
+      const arb = fc.tuple(
+        fc.array(docArb(!safe), { minLength: 2, maxLength: 12 }),
+        fc.array(sortArb(!safe), { minLength: SORTS_PER_COLLECTION, maxLength: SORTS_PER_COLLECTION }),
+      );
+      await fc.assert(
+        fc.asyncProperty(arb, async ([docs, sorts]) => {
+          expect((await checkSorts(store, docs, sorts, safe)).slice(0, 3)).toEqual([]);
+        }),
+        { numRuns: 40, endOnFailure: true },
+      );
+    }
+  }, 120_000);
+});

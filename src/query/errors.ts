@@ -1,0 +1,53 @@
+// Errors of the query engine (filters, sorts, find options, extended JSON values); they join the one catalogue.
+import { def } from '../errors.js';
+
+export const queryErrors = {
+  unknownOperator: def(
+    'QUERY_UNKNOWN_OPERATOR',
+    400,
+    'The query uses an operator that is not supported; the message names it.',
+    (op: string) => `Unsupported query operator ${op}`,
+  ),
+  badOperand: def(
+    'QUERY_BAD_OPERAND',
+    400,
+    'An operator was given an operand of the wrong shape; the message names the operator and the path.',
+    (op: string, path: string, why: string) => `Bad operand for ${op} at ${path || '(root)'}: ${why}`,
+  ),
+  badFieldPath: def(
+    'QUERY_BAD_FIELD_PATH',
+    400,
+    'A field path is empty, has an empty part, starts with $ or contains a NUL character.',
+    (path: string, why: string) => `Bad field path "${path}": ${why}`,
+  ),
+  badValue: def(
+    'QUERY_BAD_VALUE',
+    400,
+    'A document or query value is not valid extended JSON of a supported type; the message names the path.',
+    (path: string, why: string) => `Bad value at ${path || '(root)'}: ${why}`,
+  ),
+  badSort: def(
+    'QUERY_BAD_SORT',
+    400,
+    'The sort specification is not an object of field paths to 1 or -1.',
+    (why: string) => `Bad sort: ${why}`,
+  ),
+  badIndexKeys: def(
+    'QUERY_BAD_INDEX_KEYS',
+    400,
+    'The index keys are not an object of 1 to 16 field paths to 1 or -1.',
+    (why: string) => `Bad index keys: ${why}`,
+  ),
+  badFindOption: def(
+    'QUERY_BAD_FIND_OPTION',
+    400,
+    'skip or limit is not an integer in range (limit at most 10000).',
+    (name: string, why: string) => `Bad ${name}: ${why}`,
+  ),
+  badRegex: def(
+    'QUERY_BAD_REGEX',
+    400,
+    'A $regex pattern or its options cannot be evaluated exactly with the same meaning as MongoDB.',
+    (why: string) => `Unsupported $regex: ${why}`,
+  ),
+};

@@ -1,0 +1,155 @@
+// Compiles a FilterNode to a boolean SQL expression over the JSONB document, with every operand bound.
+//
+// A predicate on a path compiles to two arms. The fast arm compares pb_pk(doc, path), the key of the value at
+// a path that meets no array, with bound keys: `=`, `IN` and type-bracketed ranges, which a btree expression
+// index on the same pb_pk expression serves (see indexes.ts). When the path meets an array pb_pk is 01 and
+// the second arm walks the path with pb_walk, MongoDB's element iterator, testing each element reached.
+// Both arms are exact and never NULL, so NOT of the whole is exact too ($ne, $nin, $not, $nor).
+
+import { pathSql } from './field-path.js';
+import { type ElemPred, type FilterNode, isWholeArrayPred } from './filter.js';
+import { encodeKey, KEY, NAN_KEY, rankUpperBound } from './key-encoding.js';
+import type { Value } from './values.js';
+
+interface Ctx {
+  params: unknown[];
+  aliases: number;
+}
+
+const MISSING_OR_NULL = `('\\x05'::bytea, '\\x10'::bytea)`;
+
+/** Appends bind values to params and returns a boolean SQL expression using $n placeholders. */
+export function compileFilter(node: FilterNode, docSql: string, params: unknown[]): string {
+  return compileNode(node, docSql, { params, aliases: 0 });
+}
+
+function compileNode(node: FilterNode, doc: string, ctx: Ctx): string {
+  switch (node.kind) {
+    case 'const':
+      return node.value ? 'TRUE' : 'FALSE';
+    case 'and':
+    case 'or': {
+      const parts = node.children.map((c) => compileNode(c, doc, ctx));
+      return `(${parts.join(node.kind === 'and' ? ' AND ' : ' OR ')})`;
+    }
+    case 'nor':
+      return `(NOT (${node.children.map((c) => compileNode(c, doc, ctx)).join(' OR ')}))`;
+    case 'not':
+      return `(NOT ${compileNode(node.child, doc, ctx)})`;
+    case 'path':
+      return compilePath(node.parts, node.pred, doc, ctx);
+  }
+}
+
+function bind(ctx: Ctx, value: unknown): string {
+  ctx.params.push(value);
+  return `$${ctx.params.length}`;
+}
+
+function bindKey(ctx: Ctx, key: Buffer): string {
+  return `decode(${bind(ctx, key.toString('hex'))}, 'hex')`;
+}
+
+function alias(ctx: Ctx, prefix: string): string {
+  ctx.aliases += 1;
+  return `${prefix}${ctx.aliases}`;
+}
+
+function compilePath(parts: string[], pred: ElemPred, doc: string, ctx: Ctx): string {
+  const path = pathSql(parts);
+  const w = alias(ctx, 'w');
+  if (isWholeArrayPred(pred)) {
+    const test = wholeCond(pred, `${w}.v`, ctx);
+    return `(pb_arr(${doc}, ${path}) AND EXISTS (SELECT 1 FROM pb_walk(${doc}, ${path}, 1) AS ${w}(v) WHERE ${test}))`;
+  }
+  const keyTest = keyCond(pred, ctx);
+  if (keyTest) {
+    const pk = `pb_pk(${doc}, ${path})`;
+    const slow = `EXISTS (SELECT 1 FROM pb_walk(${doc}, ${path}, 0) AS ${w}(v) WHERE ${keyTest(`pb_enc(${w}.v)`)})`;
+    return `(${keyTest(pk)} OR (${pk} = '\\x01'::bytea AND ${slow}))`;
+  }
+  const inArray = `EXISTS (SELECT 1 FROM pb_walk(${doc}, ${path}, 0) AS ${w}(v) WHERE ${valueCond(pred, `${w}.v`, ctx)})`;
+  return `(CASE WHEN pb_arr(${doc}, ${path}) THEN ${inArray} ELSE ${valueCond(pred, `(${doc} #> ${path})`, ctx)} END)`;
+}
+
+/** For key-based predicates, a builder of the test on a key expression; undefined for the others. */
+function keyCond(pred: ElemPred, ctx: Ctx): ((k: string) => string) | undefined {
+  if (pred.op === 'exists') return (k) => `${k} > '\\x05'::bytea`;
+  if (pred.op === 'in') {
+    const keys = new Map<string, Buffer>();
+    for (const v of pred.values) {
+      keys.set(encodeKey(v).toString('hex'), encodeKey(v));
+      if (v === null) keys.set(KEY.missing.toString('hex'), KEY.missing);
+    }
+    if (keys.size === 0) return () => 'FALSE';
+    const list = [...keys.values()].map((key) => bindKey(ctx, key)).join(', ');
+    return (k) => `${k} IN (${list})`;
+  }
+  if (pred.op === 'cmp') return cmpCond(pred.cmp, pred.value, ctx);
+  return undefined;
+}
+
+function cmpCond(cmp: string, value: Value, ctx: Ctx): (k: string) => string {
+  if (value === null) {
+    return cmp === 'gt' || cmp === 'lt' ? () => 'FALSE' : (k) => `${k} IN ${MISSING_OR_NULL}`;
+  }
+  if (typeof value === 'number' && Number.isNaN(value)) {
+    // NaN equals NaN, and no other order comparison with NaN holds (MongoDB's ComparisonMatchExpression).
+    if (cmp === 'gt' || cmp === 'lt') return () => 'FALSE';
+    const nan = bindKey(ctx, NAN_KEY);
+    return (k) => `${k} = ${nan}`;
+  }
+  const key = encodeKey(value);
+  const kp = bindKey(ctx, key);
+  if (cmp === 'eq') return (k) => `${k} = ${kp}`;
+  if (cmp === 'gt' || cmp === 'gte') {
+    const hi = bindKey(ctx, rankUpperBound(key));
+    return (k) => `(${k} ${cmp === 'gt' ? '>' : '>='} ${kp} AND ${k} < ${hi})`;
+  }
+  // Below: stay inside the type bracket, and above NaN for numbers.
+  const lo = bindKey(
+    ctx,
+    typeof value === 'number' || typeof value === 'bigint' ? NAN_KEY : key.subarray(0, 1),
+  );
+  return (k) => `(${k} > ${lo} AND ${k} ${cmp === 'lt' ? '<' : '<='} ${kp})`;
+}
+
+/** Predicates on the stored value itself (v is a jsonb expression, SQL NULL when missing). */
+function valueCond(pred: ElemPred, v: string, ctx: Ctx): string {
+  switch (pred.op) {
+    case 'type':
+      return pred.types.length === 0
+        ? 'FALSE'
+        : `pb_type(${v}) IN (${pred.types.map((t) => `'${t}'`).join(', ')})`;
+    case 'regex':
+      return `(CASE WHEN jsonb_typeof(${v}) = 'string' THEN (${v} #>> '{}') ~ ${bind(ctx, pred.regex.sql)} ELSE false END)`;
+    case 'mod':
+      return `coalesce(pb_mod_dividend(${v}) % ${bind(ctx, pred.divisor.toString())}::int8 = ${bind(ctx, pred.remainder.toString())}::int8, false)`;
+    default:
+      return wholeCond(pred, v, ctx);
+  }
+}
+
+function wholeCond(pred: ElemPred, v: string, ctx: Ctx): string {
+  if (pred.op === 'size') {
+    return `(CASE WHEN jsonb_typeof(${v}) = 'array' THEN jsonb_array_length(${v}) = ${bind(ctx, pred.size)}::int ELSE false END)`;
+  }
+  if (pred.op !== 'elemMatchValue' && pred.op !== 'elemMatchDoc') return valueCond(pred, v, ctx);
+  const e = alias(ctx, 'e');
+  let test: string;
+  if (pred.op === 'elemMatchValue') {
+    test = pred.preds.length === 0 ? 'TRUE' : pred.preds.map((p) => elemCond(p, `${e}.x`, ctx)).join(' AND ');
+  } else {
+    const sub = compileNode(pred.filter, `pb_asdoc(${e}.x)`, ctx);
+    test = `(CASE WHEN pb_isdoc(${e}.x) OR jsonb_typeof(${e}.x) = 'array' THEN ${sub} ELSE false END)`;
+  }
+  return `(CASE WHEN jsonb_typeof(${v}) = 'array' THEN EXISTS (SELECT 1 FROM jsonb_array_elements(${v}) AS ${e}(x) WHERE ${test}) ELSE false END)`;
+}
+
+/** A predicate on one array element x itself, as inside $elemMatch on values (no further traversal). */
+function elemCond(pred: ElemPred, x: string, ctx: Ctx): string {
+  if (pred.op === 'not') return `(NOT (${pred.preds.map((p) => elemCond(p, x, ctx)).join(' AND ')}))`;
+  const keyTest = keyCond(pred, ctx);
+  if (keyTest) return keyTest(`pb_enc(${x})`);
+  return valueCond(pred, x, ctx);
+}

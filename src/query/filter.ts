@@ -1,0 +1,340 @@
+// MongoDB filters: parsed and validated into a FilterNode tree; compiled to SQL or evaluated in JS elsewhere.
+import { queryErrors } from './errors.js';
+import { parseFieldPath } from './field-path.js';
+import { type TranslatedRegex, translateRegex } from './regex.js';
+import { fromWire, type Value } from './values.js';
+
+export { matchesFilter } from './filter-match.js';
+export { compileFilter } from './filter-sql.js';
+
+export type Cmp = 'eq' | 'gt' | 'gte' | 'lt' | 'lte';
+
+/** A predicate on one element that a path reaches (MongoDB's matchesSingleElement). */
+export type ElemPred =
+  | { op: 'cmp'; cmp: Cmp; value: Value }
+  | { op: 'in'; values: Value[] }
+  | { op: 'exists' }
+  | { op: 'type'; types: string[] }
+  | { op: 'regex'; regex: TranslatedRegex }
+  | { op: 'mod'; divisor: bigint; remainder: bigint }
+  | { op: 'size'; size: number }
+  | { op: 'elemMatchValue'; preds: ElemPred[] }
+  | { op: 'elemMatchDoc'; filter: FilterNode }
+  /** Only inside elemMatchValue: none-of-all of preds on the element itself. */
+  | { op: 'not'; preds: ElemPred[] };
+
+export type FilterNode =
+  | { kind: 'and' | 'or' | 'nor'; children: FilterNode[] }
+  | { kind: 'not'; child: FilterNode }
+  /** True when some element the path reaches satisfies pred. */
+  | { kind: 'path'; path: string; parts: string[]; pred: ElemPred }
+  | { kind: 'const'; value: boolean };
+
+/** $size and $elemMatch look at a leaf array as a whole; everything else also at its elements. */
+export function isWholeArrayPred(pred: ElemPred): boolean {
+  return pred.op === 'size' || pred.op === 'elemMatchValue' || pred.op === 'elemMatchDoc';
+}
+
+const EJSON_KEYS = new Set(['$oid', '$date', '$numberLong', '$numberInt', '$numberDouble', '$numberDecimal']);
+const EJSON_KEYS_ALL = new Set([
+  ...EJSON_KEYS,
+  '$binary',
+  '$uuid',
+  '$regularExpression',
+  '$timestamp',
+  '$minKey',
+  '$maxKey',
+  '$symbol',
+  '$code',
+  '$dbPointer',
+  '$undefined',
+]);
+const TYPE_NAMES: Record<string, string[]> = {
+  double: ['double'],
+  string: ['string'],
+  object: ['object'],
+  array: ['array'],
+  binData: [],
+  undefined: [],
+  objectId: ['objectId'],
+  bool: ['bool'],
+  date: ['date'],
+  null: ['null'],
+  regex: [],
+  dbPointer: [],
+  javascript: [],
+  symbol: [],
+  javascriptWithScope: [],
+  int: ['int'],
+  timestamp: [],
+  long: ['long'],
+  decimal: [],
+  minKey: [],
+  maxKey: [],
+  number: ['int', 'long', 'double'],
+};
+const TYPE_CODES: Record<number, string> = {
+  1: 'double',
+  2: 'string',
+  3: 'object',
+  4: 'array',
+  5: 'binData',
+  6: 'undefined',
+  7: 'objectId',
+  8: 'bool',
+  9: 'date',
+  10: 'null',
+  11: 'regex',
+  12: 'dbPointer',
+  13: 'javascript',
+  14: 'symbol',
+  15: 'javascriptWithScope',
+  16: 'int',
+  17: 'timestamp',
+  18: 'long',
+  19: 'decimal',
+  [-1]: 'minKey',
+  127: 'maxKey',
+};
+
+/** Parses a filter document; throws a 400 PlaybaseError naming the operator or path that is not accepted. */
+export function parseFilter(filter: unknown): FilterNode {
+  if (filter === undefined || filter === null) return { kind: 'const', value: true };
+  if (!isPlainObject(filter)) throw queryErrors.badOperand('query', '', 'a filter must be an object');
+  const children: FilterNode[] = [];
+  for (const [key, raw] of Object.entries(filter)) {
+    if (key.startsWith('$')) children.push(parseTopOperator(key, raw));
+    else children.push(parseField(key, raw));
+  }
+  return children.length === 1 ? children[0]! : { kind: 'and', children };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function parseTopOperator(op: string, raw: unknown): FilterNode {
+  if (op !== '$and' && op !== '$or' && op !== '$nor') throw queryErrors.unknownOperator(op);
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw queryErrors.badOperand(op, '', 'expected a non-empty array');
+  const children = raw.map((item) => {
+    if (!isPlainObject(item)) throw queryErrors.badOperand(op, '', 'every element must be an object');
+    return parseFilter(item);
+  });
+  return { kind: op.slice(1) as 'and' | 'or' | 'nor', children };
+}
+
+function parseField(path: string, raw: unknown): FilterNode {
+  const parts = parseFieldPath(path);
+  if (isOperatorObject(raw, path)) {
+    checkOptions(raw as Record<string, unknown>, path);
+    const nodes = Object.entries(raw as Record<string, unknown>)
+      .filter(([op]) => op !== '$options')
+      .map(([op, operand]) => parseOperator(path, parts, op, operand, raw as Record<string, unknown>));
+    return nodes.length === 1 ? nodes[0]! : { kind: 'and', children: nodes };
+  }
+  return pathNode(path, parts, { op: 'cmp', cmp: 'eq', value: literal(raw, path, '$eq') });
+}
+
+/** {$gt: 1} is an operator object; {$oid: ...} and {a: 1} are values; mixing the two is refused. */
+function isOperatorObject(raw: unknown, path: string): boolean {
+  if (!isPlainObject(raw)) return false;
+  const keys = Object.keys(raw);
+  if (keys.length === 0 || !keys[0]!.startsWith('$') || EJSON_KEYS_ALL.has(keys[0]!)) return false;
+  const plain = keys.find((k) => !k.startsWith('$'));
+  if (plain !== undefined)
+    throw queryErrors.badOperand(keys[0]!, path, `cannot mix operators with field "${plain}"`);
+  return true;
+}
+
+function checkOptions(ops: Record<string, unknown>, path: string): void {
+  if ('$options' in ops && !('$regex' in ops)) throw queryErrors.badOperand('$options', path, 'needs $regex');
+}
+
+function literal(raw: unknown, path: string, op: string): Value {
+  if (raw === undefined) throw queryErrors.badOperand(op, path, 'missing value');
+  return fromWire(raw, {}, path);
+}
+
+function pathNode(path: string, parts: string[], pred: ElemPred): FilterNode {
+  return { kind: 'path', path, parts, pred };
+}
+
+function not(child: FilterNode): FilterNode {
+  return { kind: 'not', child };
+}
+
+function parseOperator(
+  path: string,
+  parts: string[],
+  op: string,
+  operand: unknown,
+  all: Record<string, unknown>,
+): FilterNode {
+  if (op === '$ne')
+    return not(pathNode(path, parts, { op: 'cmp', cmp: 'eq', value: literal(operand, path, op) }));
+  if (op === '$nin') return not(pathNode(path, parts, parseIn(op, operand, path)));
+  if (op === '$not') return parseNot(path, operand);
+  if (op === '$exists') {
+    const node = pathNode(path, parts, { op: 'exists' });
+    return parseTruthy(op, operand, path) ? node : not(node);
+  }
+  if (op === '$all') return parseAll(path, parts, operand);
+  return pathNode(path, parts, parseElemOperator(path, op, operand, all));
+}
+
+function parseNot(path: string, operand: unknown): FilterNode {
+  if (!isPlainObject(operand) || Object.keys(operand).length === 0) {
+    throw queryErrors.badOperand('$not', path, 'expected a non-empty object of operators');
+  }
+  if (!isOperatorObject(operand, path))
+    throw queryErrors.badOperand('$not', path, 'expected operators, not a value');
+  const inner = parseField(path, operand);
+  return not(inner);
+}
+
+function parseAll(path: string, parts: string[], operand: unknown): FilterNode {
+  if (!Array.isArray(operand)) throw queryErrors.badOperand('$all', path, 'expected an array');
+  if (operand.length === 0) return { kind: 'const', value: false };
+  const children = operand.map((item) => {
+    if (isPlainObject(item) && Object.keys(item)[0] === '$elemMatch') {
+      if (Object.keys(item).length !== 1)
+        throw queryErrors.badOperand('$all', path, 'bad $elemMatch element');
+      return pathNode(path, parts, parseElemMatch(path, item.$elemMatch));
+    }
+    return pathNode(path, parts, { op: 'cmp', cmp: 'eq', value: literal(item, path, '$all') });
+  });
+  return children.length === 1 ? children[0]! : { kind: 'and', children };
+}
+
+/** Operators that are one predicate on each element (also the allowed contents of $elemMatch on values). */
+function parseElemOperator(
+  path: string,
+  op: string,
+  operand: unknown,
+  all: Record<string, unknown>,
+): ElemPred {
+  switch (op) {
+    case '$eq':
+    case '$gt':
+    case '$gte':
+    case '$lt':
+    case '$lte':
+      return { op: 'cmp', cmp: op.slice(1) as Cmp, value: literal(operand, path, op) };
+    case '$in':
+      return parseIn(op, operand, path);
+    case '$type':
+      return parseType(operand, path);
+    case '$regex':
+      return parseRegex(operand, all.$options, path);
+    case '$mod':
+      return parseMod(operand, path);
+    case '$size':
+      return { op: 'size', size: parseSize(operand, path) };
+    case '$elemMatch':
+      return parseElemMatch(path, operand);
+    default:
+      throw queryErrors.unknownOperator(op);
+  }
+}
+
+function parseIn(op: string, operand: unknown, path: string): ElemPred {
+  if (!Array.isArray(operand)) throw queryErrors.badOperand(op, path, 'expected an array');
+  return { op: 'in', values: operand.map((item) => literal(item, path, op)) };
+}
+
+function parseTruthy(op: string, operand: unknown, path: string): boolean {
+  if (typeof operand === 'boolean') return operand;
+  if (typeof operand === 'number') return operand !== 0;
+  throw queryErrors.badOperand(op, path, 'expected true or false');
+}
+
+function parseType(operand: unknown, path: string): ElemPred {
+  const items = Array.isArray(operand) ? operand : [operand];
+  if (items.length === 0) throw queryErrors.badOperand('$type', path, 'expected at least one type');
+  const types = new Set<string>();
+  for (const item of items) {
+    const name = typeof item === 'number' && Number.isInteger(item) ? TYPE_CODES[item] : item;
+    const mapped = typeof name === 'string' && Object.hasOwn(TYPE_NAMES, name) ? TYPE_NAMES[name] : undefined;
+    if (mapped === undefined)
+      throw queryErrors.badOperand('$type', path, `unknown type ${JSON.stringify(item)}`);
+    for (const t of mapped) types.add(t);
+  }
+  return { op: 'type', types: [...types] };
+}
+
+function parseRegex(operand: unknown, options: unknown, path: string): ElemPred {
+  if (typeof operand !== 'string') throw queryErrors.badOperand('$regex', path, 'expected a string pattern');
+  if (options !== undefined && typeof options !== 'string') {
+    throw queryErrors.badOperand('$options', path, 'expected a string');
+  }
+  return { op: 'regex', regex: translateRegex(operand, options ?? '') };
+}
+
+function toInteger(op: string, v: unknown, path: string): bigint {
+  const value = fromWire(v ?? null, {}, path);
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number' && Number.isInteger(value) && Math.abs(value) < 2 ** 63) return BigInt(value);
+  throw queryErrors.badOperand(op, path, 'expected an integer');
+}
+
+function parseMod(operand: unknown, path: string): ElemPred {
+  if (!Array.isArray(operand) || operand.length !== 2) {
+    throw queryErrors.badOperand('$mod', path, 'expected [divisor, remainder]');
+  }
+  const divisor = toInteger('$mod', operand[0], path);
+  const remainder = toInteger('$mod', operand[1], path);
+  if (divisor === 0n) throw queryErrors.badOperand('$mod', path, 'divisor cannot be 0');
+  return { op: 'mod', divisor, remainder };
+}
+
+function parseSize(operand: unknown, path: string): number {
+  const n = toInteger('$size', operand, path);
+  if (n < 0n || n > 2n ** 31n) throw queryErrors.badOperand('$size', path, 'expected a non-negative integer');
+  return Number(n);
+}
+
+function parseElemMatch(path: string, operand: unknown): ElemPred {
+  if (!isPlainObject(operand)) throw queryErrors.badOperand('$elemMatch', path, 'expected an object');
+  const keys = Object.keys(operand);
+  const first = keys[0];
+  const valueForm = first?.startsWith('$') && !['$and', '$or', '$nor'].includes(first);
+  if (!valueForm) return { op: 'elemMatchDoc', filter: parseFilter(operand) };
+  return { op: 'elemMatchValue', preds: parseValuePreds(path, operand) };
+}
+
+/** The operators of $elemMatch on values, each applied to the element itself. */
+function parseValuePreds(path: string, ops: Record<string, unknown>): ElemPred[] {
+  checkOptions(ops, path);
+  const preds: ElemPred[] = [];
+  for (const [op, operand] of Object.entries(ops)) {
+    if (op === '$options') continue;
+    if (!op.startsWith('$'))
+      throw queryErrors.badOperand('$elemMatch', path, `cannot mix operators with "${op}"`);
+    if (op === '$ne')
+      preds.push({ op: 'not', preds: [{ op: 'cmp', cmp: 'eq', value: literal(operand, path, op) }] });
+    else if (op === '$nin') preds.push({ op: 'not', preds: [parseIn(op, operand, path)] });
+    else if (op === '$exists')
+      preds.push(
+        parseTruthy(op, operand, path) ? { op: 'exists' } : { op: 'not', preds: [{ op: 'exists' }] },
+      );
+    else if (op === '$all') preds.push(...parseValueAll(path, operand));
+    else if (op === '$not') {
+      if (!isPlainObject(operand) || !isOperatorObject(operand, path)) {
+        throw queryErrors.badOperand('$not', path, 'expected a non-empty object of operators');
+      }
+      preds.push({ op: 'not', preds: parseValuePreds(path, operand) });
+    } else preds.push(parseElemOperator(path, op, operand, ops));
+  }
+  return preds;
+}
+
+function parseValueAll(path: string, operand: unknown): ElemPred[] {
+  if (!Array.isArray(operand)) throw queryErrors.badOperand('$all', path, 'expected an array');
+  if (operand.length === 0) return [{ op: 'in', values: [] }];
+  return operand.map((item) =>
+    isPlainObject(item) && Object.keys(item)[0] === '$elemMatch'
+      ? parseElemMatch(path, item.$elemMatch)
+      : { op: 'cmp', cmp: 'eq', value: literal(item, path, '$all') },
+  );
+}

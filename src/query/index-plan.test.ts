@@ -1,0 +1,90 @@
+// Expression indexes from indexExpressions are used by the planner for equality, range and sorted range finds.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileFilter, parseFilter } from './filter.js';
+import { indexColumnsSql, parseIndexKeys } from './indexes.js';
+import { compileSort, parseSort } from './sort.js';
+import { STORES, type TestStore } from './test-store.test-util.js';
+import { storedText } from './values.js';
+
+const ROWS = 6000;
+const COUNTRIES = ['FR', 'DE', 'US', 'JP', 'BR', 'IN', 'GB', 'ES', 'IT', 'CA'];
+
+function player(i: number) {
+  // Few players have a high level, so "level > 90" is selective, as in a real game.
+  return {
+    _id: i,
+    displayName: `player-${i}`,
+    level: Math.floor(100 * (i / ROWS) ** 8),
+    country: COUNTRIES[i % 10]!,
+  };
+}
+
+async function plan(store: TestStore, query: unknown, sort?: unknown, limit?: number): Promise<string> {
+  const params: unknown[] = ['g', 'live', 'players'];
+  const where = compileFilter(parseFilter(query), 'd.doc', params);
+  const order = sort ? ` ORDER BY ${compileSort(parseSort(sort), 'd.doc', params)}` : '';
+  const sql = `EXPLAIN SELECT d.doc FROM nosql_documents AS d
+    WHERE d.game_id = $1 AND d.stage = $2 AND d.collection = $3 AND ${where}${order}${limit ? ` LIMIT ${limit}` : ''}`;
+  const rows = await store.query<{ 'QUERY PLAN': string }>(sql, params);
+  return rows.map((r) => r['QUERY PLAN']).join('\n');
+}
+
+describe.each(STORES)('index use on $name', ({ open }) => {
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await open();
+    const docs = Array.from({ length: ROWS }, (_, i) => `{"id":"${i}","doc":${storedText(player(i))}}`);
+    await store.query(
+      `INSERT INTO nosql_documents (game_id, stage, collection, id, doc)
+       SELECT 'g', 'live', 'players', x ->> 'id', x -> 'doc' FROM jsonb_array_elements($1::jsonb) AS x`,
+      [`[${docs.join(',')}]`],
+    );
+    for (const [name, keys] of [
+      ['by_name', { displayName: 1 }],
+      ['by_level', { level: -1 }],
+      ['by_country_level', { country: 1, level: 1 }],
+    ] as const) {
+      const cols = indexColumnsSql(parseIndexKeys(keys), 'doc');
+      await store.query(`CREATE INDEX ${name} ON nosql_documents (game_id, stage, collection, ${cols})`);
+    }
+    await store.query('ANALYZE nosql_documents');
+  }, 120_000);
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  it('find by displayName (equality) → index scan on by_name', async () => {
+    const text = await plan(store, { displayName: 'player-4321' });
+    expect(text).toMatch(/(Index Scan|Bitmap Index Scan) on by_name/);
+    expect(text).not.toMatch(/Seq Scan/);
+  });
+
+  it('find level > 90 (range) → index scan on by_level', async () => {
+    const text = await plan(store, { level: { $gt: 90 } });
+    expect(text).toMatch(/(Index Scan|Bitmap Index Scan)( Backward)? on by_(country_)?level/);
+    expect(text).not.toMatch(/Seq Scan/);
+  });
+
+  it('find level > 90 sorted by level desc limit 20 → index scan, then top-N', async () => {
+    const text = await plan(store, { level: { $gt: 90 } }, { level: -1 }, 20);
+    expect(text).toMatch(/(Index Scan|Bitmap Index Scan)( Backward)? on by_(country_)?level/);
+    expect(text).not.toMatch(/Seq Scan/);
+  });
+
+  it('find country and level >= 50 limit 20 → index scan on the compound index', async () => {
+    const text = await plan(store, { country: 'JP', level: { $gte: 50 } }, undefined, 20);
+    expect(text).toMatch(/(Index Scan|Bitmap Index Scan) on by_(country_)?level/);
+    expect(text).not.toMatch(/Seq Scan/);
+  });
+
+  it('indexed finds → the same documents as the filter without index', async () => {
+    const params: unknown[] = [];
+    const where = compileFilter(parseFilter({ level: { $gt: 90 } }), 'd.doc', params);
+    const rows = await store.query<{ n: string | number }>(
+      `SELECT count(*) AS n FROM nosql_documents AS d WHERE ${where}`,
+      params,
+    );
+    const expected = Array.from({ length: ROWS }, (_, i) => player(i)).filter((p) => p.level > 90).length;
+    expect(Number(rows[0]!.n)).toBe(expected);
+  });
+});

@@ -1,0 +1,331 @@
+// $regex: the subset of MongoDB's PCRE syntax that PostgreSQL and JavaScript can match with the same meaning.
+//
+// A pattern is parsed here and written twice, for PostgreSQL (ARE, `~`) and for JavaScript (RegExp with the
+// u flag), using only constructs whose meaning is the same in both and in PCRE2 (UTF mode, newline = LF):
+// `.` becomes [^\n] unless s; `$` becomes "end, or before a final newline" unless m; m-mode ^ and $ become
+// lookarounds on \n; \d \w \s become their ASCII classes; i expands letters to both cases (k and s also to
+// U+212A and U+017F, as PCRE's caseless sets do). Only a yes/no match is asked, so greedy and lazy
+// quantifiers are the same. Anything else (backreferences, lookarounds, named groups, inline flags,
+// Unicode properties, possessive quantifiers, counts over 255, non-ASCII letters under i) is refused with
+// QUERY_BAD_REGEX rather than risk a different answer.
+import { queryErrors } from './errors.js';
+
+export interface TranslatedRegex {
+  pattern: string;
+  options: string;
+  /** PostgreSQL ARE pattern for the `~` operator. */
+  sql: string;
+  /** JavaScript source, compiled with the u flag only. */
+  js: string;
+}
+
+const WORD = '[0-9A-Za-z_]';
+const CLASSES: Record<string, string> = { d: '0-9', w: '0-9A-Za-z_', s: ' \\t\\n\\u000B\\f\\r' };
+const SIMPLE_ESCAPES: Record<string, number> = { n: 10, t: 9, r: 13, f: 12, e: 27, a: 7 };
+const X_SPACE = new Set([' ', '\t', '\n', '\u000B', '\f', '\r']);
+
+interface Flags {
+  i: boolean;
+  m: boolean;
+  s: boolean;
+  x: boolean;
+}
+
+/** Both outputs at once: [sql, js]. */
+type Out = [string, string];
+
+export function translateRegex(pattern: string, options: string): TranslatedRegex {
+  const flags: Flags = { i: false, m: false, s: false, x: false };
+  for (const ch of options) {
+    if (!(ch in flags)) throw queryErrors.badRegex(`option "${ch}" (supported: i, m, s, x)`);
+    flags[ch as keyof Flags] = true;
+  }
+  if (pattern.includes('\u0000')) throw queryErrors.badRegex('the pattern contains NUL');
+  const parser = new RegexParser([...pattern], flags);
+  const [sql, js] = parser.parseAll();
+  try {
+    new RegExp(js, 'u');
+  } catch {
+    throw queryErrors.badRegex(`invalid pattern /${pattern}/`);
+  }
+  return { pattern, options, sql, js };
+}
+
+class RegexParser {
+  private pos = 0;
+
+  constructor(
+    private readonly src: string[],
+    private readonly flags: Flags,
+  ) {}
+
+  parseAll(): Out {
+    const out = this.parseAlternation();
+    if (this.pos < this.src.length) throw queryErrors.badRegex('unmatched )');
+    return out;
+  }
+
+  private parseAlternation(): Out {
+    const branches: Out[] = [this.parseSequence()];
+    while (this.peek() === '|') {
+      this.pos++;
+      branches.push(this.parseSequence());
+    }
+    return [branches.map((b) => b[0]).join('|'), branches.map((b) => b[1]).join('|')];
+  }
+
+  private parseSequence(): Out {
+    const out: Out = ['', ''];
+    for (;;) {
+      this.skipExtended();
+      const ch = this.peek();
+      if (ch === undefined || ch === '|' || ch === ')') return out;
+      const [atom, quantifiable] = this.parseAtom();
+      const q = this.parseQuantifier();
+      if (q !== '' && !quantifiable) throw queryErrors.badRegex('a quantifier follows nothing repeatable');
+      out[0] += atom[0] + q;
+      out[1] += atom[1] + q;
+    }
+  }
+
+  private skipExtended(): void {
+    if (!this.flags.x) return;
+    for (;;) {
+      const ch = this.peek();
+      if (ch !== undefined && X_SPACE.has(ch)) this.pos++;
+      else if (ch === '#') {
+        while (this.peek() !== undefined && this.peek() !== '\n') this.pos++;
+      } else if (ch !== undefined && /[\u0085\u200e\u200f\u2028\u2029]/.test(ch)) {
+        throw queryErrors.badRegex('Unicode pattern white space with the x option');
+      } else return;
+    }
+  }
+
+  private peek(offset = 0): string | undefined {
+    return this.src[this.pos + offset];
+  }
+
+  /** Returns the atom and whether a quantifier may follow it. */
+  private parseAtom(): [Out, boolean] {
+    const ch = this.src[this.pos++]!;
+    switch (ch) {
+      case '(':
+        return [this.parseGroup(), true];
+      case '[':
+        return [this.parseClass(), true];
+      case '.':
+        return [this.flags.s ? ['.', '[\\s\\S]'] : ['[^\\n]', '[^\\n]'], true];
+      case '^':
+        return [this.flags.m ? both('(?:^|(?<=\\n)(?!$))') : ['^', '^'], false];
+      case '$':
+        return [both(this.flags.m ? '(?=\\n|$)' : '(?=\\n?$)'), false];
+      case '\\':
+        return this.parseEscape();
+      case '*':
+      case '+':
+      case '?':
+        throw queryErrors.badRegex(`quantifier ${ch} follows nothing`);
+      case '{':
+        if (this.quantifierAt(this.pos - 1) !== null)
+          throw queryErrors.badRegex('quantifier { follows nothing');
+        return [this.literal(ch.codePointAt(0)!), true];
+      default:
+        return [this.literal(ch.codePointAt(0)!), true];
+    }
+  }
+
+  private parseGroup(): Out {
+    if (this.peek() === '?') {
+      if (this.peek(1) !== ':') throw queryErrors.badRegex('only (...) and (?:...) groups are supported');
+      this.pos += 2;
+    }
+    const inner = this.parseAlternation();
+    if (this.src[this.pos++] !== ')') throw queryErrors.badRegex('missing )');
+    return [`(?:${inner[0]})`, `(?:${inner[1]})`];
+  }
+
+  private parseEscape(): [Out, boolean] {
+    const ch = this.src[this.pos++];
+    if (ch === undefined) throw queryErrors.badRegex('trailing backslash');
+    const lower = ch.toLowerCase();
+    if (lower in CLASSES) {
+      if (this.flags.i && lower === 'w') throw queryErrors.badRegex('\\w with the i option');
+      const neg = ch !== lower;
+      const cls = `[${neg ? '^' : ''}${CLASSES[lower]}]`;
+      return [[cls, cls], true];
+    }
+    if (ch === 'b' || ch === 'B') {
+      if (this.flags.i) throw queryErrors.badRegex('\\b with the i option');
+      const at = `(?<=${WORD})(?!${WORD})|(?<!${WORD})(?=${WORD})`;
+      const notAt = `(?<=${WORD})(?=${WORD})|(?<!${WORD})(?!${WORD})`;
+      return [both(`(?:${ch === 'b' ? at : notAt})`), false];
+    }
+    if (ch === 'A') return [['^', '^'], false];
+    if (ch === 'z') return [['$', '$'], false];
+    if (ch === 'Z') return [both('(?=\\n?$)'), false];
+    return [this.literal(this.escapedCodePoint(ch)), true];
+  }
+
+  /** The code point of an escape that stands for one character, or a 400. */
+  private escapedCodePoint(ch: string): number {
+    if (ch in SIMPLE_ESCAPES) return SIMPLE_ESCAPES[ch]!;
+    if (ch === 'x') return this.parseHexEscape();
+    if (/^[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e ]$/.test(ch)) return ch.codePointAt(0)!;
+    throw queryErrors.badRegex(`escape \\${ch} is not supported`);
+  }
+
+  private parseHexEscape(): number {
+    let hex = '';
+    if (this.peek() === '{') {
+      const end = this.src.indexOf('}', this.pos);
+      if (end < 0) throw queryErrors.badRegex('unterminated \\x{');
+      hex = this.src.slice(this.pos + 1, end).join('');
+      this.pos = end + 1;
+    } else {
+      hex = this.src.slice(this.pos, this.pos + 2).join('');
+      this.pos += 2;
+    }
+    if (!/^[0-9a-fA-F]{1,6}$/.test(hex) || (this.peek(-1) !== '}' && hex.length !== 2)) {
+      throw queryErrors.badRegex('\\x needs two hex digits or \\x{...}');
+    }
+    const cp = Number.parseInt(hex, 16);
+    if (cp === 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+      throw queryErrors.badRegex('bad \\x code point');
+    return cp;
+  }
+
+  private parseClass(): Out {
+    const negate = this.peek() === '^';
+    if (negate) this.pos++;
+    const ranges: Array<[number, number]> = [];
+    const extras: string[] = [];
+    let first = true;
+    for (;;) {
+      const ch = this.src[this.pos++];
+      if (ch === undefined) throw queryErrors.badRegex('missing ]');
+      if (ch === ']' && !first) break;
+      first = false;
+      if (ch === '[' && this.peek() === ':') throw queryErrors.badRegex('POSIX classes are not supported');
+      let lo: number;
+      if (ch === '\\') {
+        const esc = this.src[this.pos++];
+        if (esc === undefined) throw queryErrors.badRegex('missing ]');
+        if (esc === 'd' || esc === 's' || (esc === 'w' && !this.flags.i)) {
+          extras.push(CLASSES[esc]!);
+          continue;
+        }
+        if (esc === 'b') throw queryErrors.badRegex('\\b in a class is not supported');
+        lo = this.escapedCodePoint(esc);
+      } else lo = ch.codePointAt(0)!;
+      let hi = lo;
+      if (this.peek() === '-' && this.peek(1) !== ']' && this.peek(1) !== undefined) {
+        this.pos++;
+        const end = this.src[this.pos++]!;
+        hi = end === '\\' ? this.escapedCodePoint(this.src[this.pos++] ?? '') : end.codePointAt(0)!;
+        if (hi < lo) throw queryErrors.badRegex('range out of order in a class');
+      }
+      ranges.push([lo, hi]);
+    }
+    const closed = this.flags.i ? caseClose(ranges) : ranges;
+    const body: Out[] = closed.map(([lo, hi]) =>
+      lo === hi ? cp(lo) : [`${cp(lo)[0]}-${cp(hi)[0]}`, `${cp(lo)[1]}-${cp(hi)[1]}`],
+    );
+    const sqlBody = body.map((b) => b[0]).join('') + extras.join('');
+    const jsBody = body.map((b) => b[1]).join('') + extras.join('');
+    if (sqlBody === '') throw queryErrors.badRegex('empty class');
+    return [`[${negate ? '^' : ''}${sqlBody}]`, `[${negate ? '^' : ''}${jsBody}]`];
+  }
+
+  /** Reads a quantifier after an atom ('' if none); lazy marks are dropped, possessive ones refused. */
+  private parseQuantifier(): string {
+    this.skipExtended();
+    const ch = this.peek();
+    let q = '';
+    if (ch === '*' || ch === '+' || ch === '?') {
+      q = ch;
+      this.pos++;
+    } else if (ch === '{') {
+      const found = this.quantifierAt(this.pos);
+      if (found === null) return '';
+      q = found.text;
+      this.pos = found.end;
+    } else return '';
+    if (this.peek() === '?') this.pos++;
+    else if (this.peek() === '+') throw queryErrors.badRegex('possessive quantifiers are not supported');
+    const next = this.peek();
+    if (
+      next === '*' ||
+      next === '+' ||
+      next === '?' ||
+      (next === '{' && this.quantifierAt(this.pos) !== null)
+    ) {
+      throw queryErrors.badRegex('a quantifier follows a quantifier');
+    }
+    return q;
+  }
+
+  private quantifierAt(at: number): { text: string; end: number } | null {
+    const rest = this.src.slice(at, at + 16).join('');
+    const m = /^\{(\d+)(,(\d*))?\}/.exec(rest);
+    if (!m) return null;
+    const min = Number(m[1]);
+    const max = m[3] === undefined || m[3] === '' ? undefined : Number(m[3]);
+    if (min > 255 || (max !== undefined && max > 255)) throw queryErrors.badRegex('repeat counts above 255');
+    if (max !== undefined && max < min) throw queryErrors.badRegex('{n,m} with m < n');
+    return { text: m[0], end: at + [...m[0]].length };
+  }
+
+  private literal(code: number): Out {
+    if (!this.flags.i) return cp(code);
+    const variants = caseVariants(code);
+    if (variants.length === 1) return cp(code);
+    const [sql, js] = variants.map(cp).reduce<Out>((acc, v) => [acc[0] + v[0], acc[1] + v[1]], ['', '']);
+    return [`[${sql}]`, `[${js}]`];
+  }
+}
+
+function both(s: string): Out {
+  return [s, s];
+}
+
+/** One code point, escaped for both dialects (inside or outside a class). */
+function cp(code: number): Out {
+  const ch = String.fromCodePoint(code);
+  if (/^[0-9A-Za-z]$/.test(ch)) return [ch, ch];
+  const hex = code.toString(16).toUpperCase();
+  const sql = code <= 0xffff ? `\\u${hex.padStart(4, '0')}` : `\\U${hex.padStart(8, '0')}`;
+  return [sql, `\\u{${hex}}`];
+}
+
+/** PCRE2's caseless set of a character; refuses non-ASCII characters that have other cases. */
+function caseVariants(code: number): number[] {
+  const ch = String.fromCodePoint(code);
+  if (code < 0x80) {
+    if (!/[A-Za-z]/.test(ch)) return [code];
+    const lower = ch.toLowerCase();
+    const set = [lower.codePointAt(0)!, ch.toUpperCase().codePointAt(0)!];
+    if (lower === 'k') set.push(0x212a);
+    if (lower === 's') set.push(0x17f);
+    return set;
+  }
+  if (ch.toLowerCase() !== ch || ch.toUpperCase() !== ch || code === 0x212a || code === 0x17f) {
+    throw queryErrors.badRegex('non-ASCII letters with the i option');
+  }
+  return [code];
+}
+
+function caseClose(ranges: Array<[number, number]>): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const [lo, hi] of ranges) {
+    out.push([lo, hi]);
+    if (hi >= 0x80) {
+      for (let c = Math.max(lo, 0x80); c <= Math.min(hi, 0x2200); c++) caseVariants(c);
+      if (hi > 0x2200 && lo <= 0x10ffff)
+        throw queryErrors.badRegex('wide non-ASCII ranges with the i option');
+    }
+    for (let c = lo; c <= Math.min(hi, 0x7f); c++) {
+      for (const v of caseVariants(c)) if (v !== c) out.push([v, v]);
+    }
+  }
+  return out;
+}

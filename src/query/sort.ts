@@ -1,0 +1,62 @@
+// Sort specifications: parsed, compiled to an ORDER BY list in MongoDB's order, and compared in JS.
+//
+// The key of a document for one sort field is the smallest (ascending) or largest (descending) value the path
+// reaches (arrays contribute their elements, as in MongoDB); a missing field sorts as null and an empty array
+// below null. Ties are left in no particular order: add a final key (for example the id column) when a
+// stable order is needed.
+import { queryErrors } from './errors.js';
+import { parseFieldPath, pathSql } from './field-path.js';
+import { encodeKey, KEY } from './key-encoding.js';
+import { EMPTY_ARRAY, MISSING, walkPath } from './path-walk.js';
+import type { Doc } from './values.js';
+
+export interface SortField {
+  path: string;
+  parts: string[];
+  dir: 1 | -1;
+}
+export type SortSpec = SortField[];
+
+const MAX_SORT_FIELDS = 32;
+
+export function parseSort(sort: unknown): SortSpec {
+  if (sort === undefined || sort === null) return [];
+  if (typeof sort !== 'object' || Array.isArray(sort)) throw queryErrors.badSort('expected an object');
+  const entries = Object.entries(sort as Record<string, unknown>);
+  if (entries.length > MAX_SORT_FIELDS) throw queryErrors.badSort(`at most ${MAX_SORT_FIELDS} fields`);
+  return entries.map(([path, dir]) => {
+    if (dir !== 1 && dir !== -1) throw queryErrors.badSort(`direction of "${path}" must be 1 or -1`);
+    return { path, parts: parseFieldPath(path), dir };
+  });
+}
+
+/** The ORDER BY list (without the keywords); '' for an empty spec. params is unused (no operands). */
+export function compileSort(spec: SortSpec, docSql: string, _params?: unknown[]): string {
+  return spec
+    .map((f) =>
+      f.dir === 1
+        ? `pb_sk_asc(${docSql}, ${pathSql(f.parts)})`
+        : `pb_sk_desc(${docSql}, ${pathSql(f.parts)}) DESC`,
+    )
+    .join(', ');
+}
+
+/** The sort key of a document for one field, the same bytes pb_sk_asc / pb_sk_desc compute. */
+export function sortKey(doc: Doc, parts: string[], dir: 1 | -1): Buffer {
+  let best: Buffer | undefined;
+  for (const r of walkPath(doc, parts, 'sort')) {
+    const k = r === MISSING ? KEY.null : r === EMPTY_ARRAY ? KEY.emptyArray : encodeKey(r);
+    if (best === undefined || Buffer.compare(k, best) * dir < 0) best = k;
+  }
+  return best ?? KEY.null;
+}
+
+export function compareBySort(spec: SortSpec): (a: Doc, b: Doc) => number {
+  return (a, b) => {
+    for (const f of spec) {
+      const c = Buffer.compare(sortKey(a, f.parts, f.dir), sortKey(b, f.parts, f.dir));
+      if (c !== 0) return c * f.dir;
+    }
+    return 0;
+  };
+}

@@ -1,0 +1,55 @@
+// Test support: a fresh store (in-memory PGlite, or a throwaway schema on PostgreSQL) with migration 0003
+// and the nosql_documents table, for the query engine's tests.
+import { readFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+export interface TestStore {
+  name: string;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+const MIGRATION = new URL('../store/migrations/0003_query_functions.sql', import.meta.url);
+const TABLE = `CREATE TABLE nosql_documents (
+  game_id text, stage text, collection text, id text, doc jsonb NOT NULL,
+  PRIMARY KEY (game_id, stage, collection, id))`;
+
+export const PG_URL = process.env.PLAYBASE_TEST_DATABASE_URL;
+
+export async function openPglite(): Promise<TestStore> {
+  const db = new PGlite();
+  await db.exec(readFileSync(MIGRATION, 'utf8'));
+  await db.exec(TABLE);
+  return {
+    name: 'pglite',
+    query: async <T>(sql: string, params?: unknown[]) => (await db.query<T>(sql, params)).rows,
+    close: () => db.close(),
+  };
+}
+
+export async function openPostgres(url: string): Promise<TestStore> {
+  const schema = `pb_query_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const pool = new pg.Pool({ connectionString: url, max: 2, options: `-c search_path=${schema}` });
+  await pool.query(readFileSync(MIGRATION, 'utf8'));
+  await pool.query(TABLE);
+  return {
+    name: 'postgres',
+    query: async <T>(sql: string, params?: unknown[]) =>
+      (await pool.query(sql, params as unknown[])).rows as T[],
+    close: async () => {
+      await pool.query(`DROP SCHEMA ${schema} CASCADE`);
+      await pool.end();
+    },
+  };
+}
+
+/** The stores every suite runs on: PGlite always, PostgreSQL when PLAYBASE_TEST_DATABASE_URL is set. */
+export const STORES: Array<{ name: string; open: () => Promise<TestStore> }> = [
+  { name: 'pglite', open: openPglite },
+  ...(PG_URL ? [{ name: 'postgres', open: () => openPostgres(PG_URL) }] : []),
+];

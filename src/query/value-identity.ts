@@ -1,0 +1,62 @@
+// Type-exact identity, deep copies and hashable keys of values, for update no-op detection and grouping.
+import { ObjectId } from 'bson';
+import { type Doc, isDoc, setField, type Value } from './values.js';
+
+/**
+ * True when a and b are the same BSON value: same types (int/double vs long kept apart), same field order.
+ * MongoDB counts a document as modified only when its bytes change, which this mirrors.
+ */
+export function identical(a: Value | undefined, b: Value | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (typeof a !== typeof b) return false;
+  if (typeof a === 'number') return a === b || (Number.isNaN(a) && Number.isNaN(b));
+  if (a === null || typeof a !== 'object') return a === b;
+  if (a instanceof Date) return b instanceof Date && a.getTime() === b.getTime();
+  if (a instanceof ObjectId) return b instanceof ObjectId && a.equals(b);
+  if (Array.isArray(a))
+    return Array.isArray(b) && a.length === b.length && a.every((x, i) => identical(x, b[i]));
+  if (!isDoc(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && identical(a[k], b[k]));
+}
+
+/** A deep copy that shares nothing mutable with the original (ObjectIds are immutable and kept). */
+export function cloneValue<T extends Value>(v: T): T {
+  if (v === null || typeof v !== 'object' || v instanceof ObjectId) return v;
+  if (v instanceof Date) return new Date(v.getTime()) as T;
+  if (Array.isArray(v)) return v.map(cloneValue) as T;
+  return cloneDoc(v as Doc) as T;
+}
+
+export function cloneDoc(doc: Doc): Doc {
+  const out: Doc = {};
+  for (const key of Object.keys(doc)) setField(out, key, cloneValue(doc[key]!));
+  return out;
+}
+
+/**
+ * A string that two values share exactly when MongoDB's comparison calls them equal: numbers by exact value
+ * across int, long and double (NaN equals NaN, -0 equals 0), documents field by field in order.
+ */
+export function equalityKey(v: Value | undefined): string {
+  if (v === undefined || v === null) return 'z';
+  if (typeof v === 'number') return `n${numberKey(v)}`;
+  if (typeof v === 'bigint') return `n${v.toString()}`;
+  if (typeof v === 'string') return `s${JSON.stringify(v)}`;
+  if (typeof v === 'boolean') return v ? 'T' : 'F';
+  if (v instanceof Date) return `d${v.getTime()}`;
+  if (v instanceof ObjectId) return `o${v.toHexString()}`;
+  if (Array.isArray(v)) return `[${v.map(equalityKey).join(',')}]`;
+  return `{${Object.keys(v)
+    .map((k) => `${JSON.stringify(k)}:${equalityKey(v[k])}`)
+    .join(',')}}`;
+}
+
+function numberKey(n: number): string {
+  if (Number.isNaN(n)) return 'NaN';
+  if (!Number.isFinite(n)) return n > 0 ? 'Inf' : '-Inf';
+  // An integral double equals the long of the same value, so both print as exact integer digits.
+  if (Number.isInteger(n)) return BigInt(n).toString();
+  return String(n);
+}
