@@ -5,6 +5,7 @@ import type { AuthBackend } from './auth/backend.js';
 import { type BootstrapResult, ensureAdministrator } from './auth/bootstrap.js';
 import { registerAuthRoutes } from './auth/routes.js';
 import { registerGameRoutes } from './config/games-routes.js';
+import { registerConfigRoutes } from './config/routes.js';
 import type { Context } from './context.js';
 import { errors } from './errors.js';
 import { type App, buildApp, type RoleRegistrar } from './http/app.js';
@@ -56,7 +57,7 @@ function registrarsFor(settings: Settings): RoleRegistrar[] {
   ];
   if (settings.roles.includes('auth'))
     registrars.push((app, ctx) => registerAuthRoutes(backend as AuthBackend)(app, ctx));
-  if (settings.roles.includes('config')) registrars.push(registerGameRoutes);
+  if (settings.roles.includes('config')) registrars.push(registerGameRoutes, registerConfigRoutes);
   return registrars;
 }
 

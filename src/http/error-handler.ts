@@ -10,7 +10,12 @@ interface ValidationIssue {
 }
 
 function fieldOf(issue: ValidationIssue, context: string | undefined): string {
-  const path = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+  // instancePath is a JSON pointer: unescape each segment (~1 → /, ~0 → ~) before joining with dots.
+  const path = (issue.instancePath ?? '')
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .join('.');
   const missing = issue.keyword === 'required' ? String(issue.params?.missingProperty ?? '') : '';
   const extra =
     issue.keyword === 'additionalProperties' ? String(issue.params?.additionalProperty ?? '') : '';

@@ -1,0 +1,190 @@
+// The game configuration in the control database: one validated document per game, written under the game's lock.
+import type pg from 'pg';
+import type { Static } from 'typebox';
+import { authErrors } from '../auth/errors.js';
+import {
+  buildEvent,
+  buildIndexedType,
+  buildLeaderboard,
+  buildRunningTotal,
+  canonicalDoc,
+  type EventBody,
+  ids,
+} from './config-build.js';
+import { type ConfigDoc, type FullConfig, FullConfigInput } from './config-types.js';
+import { type Issue, idIssues, shapeIssues, throwIfIssues, validateConfigDoc } from './config-validate.js';
+import { bumpConfigVersion, changeGame, type Db, getConfigVersion, lockGame } from './game-lock.js';
+import { listCredentials, replaceCredentials } from './server-credentials.js';
+
+type FullConfigBody = Static<typeof FullConfigInput>;
+
+export { changeGame, type Db, getConfigVersion } from './game-lock.js';
+export {
+  hashCredentialSecret,
+  loadCredentialHash,
+  loadCredentialHashes,
+  verifyCredentialSecret,
+} from './server-credentials.js';
+
+/** The game's configuration document; 404 when the game does not exist or is in the recycle bin. */
+export async function loadConfigDoc(db: Db, apiKey: string): Promise<ConfigDoc> {
+  const { rows } = await db.query<{ doc: Partial<ConfigDoc> | null }>(
+    `SELECT c.doc FROM games g LEFT JOIN game_configs c ON c.api_key = g.api_key
+     WHERE g.api_key = $1 AND g.deleted_at IS NULL`,
+    [apiKey],
+  );
+  if (!rows[0]) throw authErrors.gameNotFound(apiKey);
+  return canonicalDoc(rows[0].doc);
+}
+
+async function writeConfigDoc(client: pg.PoolClient, apiKey: string, doc: ConfigDoc): Promise<void> {
+  await client.query(
+    `INSERT INTO game_configs (api_key, doc) VALUES ($1, $2::jsonb)
+     ON CONFLICT (api_key) DO UPDATE SET doc = EXCLUDED.doc, updated_at = now()`,
+    [apiKey, JSON.stringify(doc)],
+  );
+}
+
+/**
+ * Applies `change` to the game's document under the game's lock; stores it only when the whole document still
+ * keeps every rule (else CONFIG_INVALID / CONFIG_REFERENCE_INVALID and nothing changes), and raises the version.
+ */
+export async function changeConfig<T>(
+  pool: pg.Pool,
+  apiKey: string,
+  change: (doc: ConfigDoc) => T,
+): Promise<T> {
+  return changeGame(pool, apiKey, async (client) => {
+    const doc = await loadConfigDoc(client, apiKey);
+    const result = change(doc);
+    throwIfIssues(validateConfigDoc(doc));
+    await writeConfigDoc(client, apiKey, doc);
+    return result;
+  });
+}
+
+/** The whole configuration, as GET /config?full=true answers it: credentials by name, never their secrets. */
+export async function loadFullConfig(db: Db, apiKey: string): Promise<FullConfig> {
+  const doc = await loadConfigDoc(db, apiKey);
+  return { apiKey, ...doc, '~credentials': await listCredentials(db, apiKey) };
+}
+
+export interface ReplaceOptions {
+  /**
+   * Secret hashes to give credentials by name (a snapshot copied to another game keeps its secrets); they win
+   * over the hashes the game holds now.
+   */
+  credentialHashes?: Record<string, string>;
+}
+
+/**
+ * Replaces the whole configuration with `input` (a FullConfig; its apiKey is ignored). Validated entirely
+ * before anything is written; a bad document changes nothing (CONFIG_INVALID / CONFIG_REFERENCE_INVALID).
+ * Credentials: a name the game has already keeps its secret; a new name gets an unseen secret (reset it to
+ * learn one) unless `options.credentialHashes` gives its hash; names absent from the document are deleted.
+ * Must run inside a transaction on `client` (withTransaction); it works under a savepoint, so a failure leaves
+ * the caller's transaction usable. Raises the configuration version once.
+ */
+export async function replaceFullConfig(
+  client: pg.PoolClient,
+  apiKey: string,
+  input: unknown,
+  options: ReplaceOptions = {},
+): Promise<FullConfig> {
+  throwIfIssues(shapeIssues(FullConfigInput, input));
+  const body = input as FullConfigBody;
+  const doc: ConfigDoc = {
+    '~events': (body['~events'] ?? []).map(buildEvent),
+    '~runningTotals': (body['~runningTotals'] ?? []).map(buildRunningTotal),
+    '~leaderboards': (body['~leaderboards'] ?? []).map(buildLeaderboard),
+    '~indexedTypes': (body['~indexedTypes'] ?? []).map(buildIndexedType),
+  };
+  const names = (body['~credentials'] ?? []).map((c) => c.name);
+  throwIfIssues([...documentIdIssues(body), ...validateConfigDoc(doc), ...duplicateNames(names)]);
+  await client.query('SAVEPOINT replace_full_config');
+  try {
+    await lockGame(client, apiKey);
+    await writeConfigDoc(client, apiKey, doc);
+    await replaceCredentials(client, apiKey, names, options.credentialHashes ?? {});
+    await bumpConfigVersion(client, apiKey);
+    await client.query('RELEASE SAVEPOINT replace_full_config');
+  } catch (e) {
+    await client.query('ROLLBACK TO SAVEPOINT replace_full_config').catch(() => {});
+    throw e;
+  }
+  return loadFullConfig(client, apiKey);
+}
+
+/** The collections that running totals and leaderboards make: `<shortCode>-runningTotal`, `<shortCode>-leaderboard`. */
+export async function listConfiguredCollections(
+  db: Db,
+  apiKey: string,
+): Promise<{ runningTotals: string[]; leaderboards: string[] }> {
+  const { rows } = await db.query<{ doc: Partial<ConfigDoc> }>(
+    'SELECT doc FROM game_configs WHERE api_key = $1',
+    [apiKey],
+  );
+  const doc = canonicalDoc(rows[0]?.doc);
+  return {
+    runningTotals: doc['~runningTotals'].map((r) => `${r.shortCode}-runningTotal`),
+    leaderboards: doc['~leaderboards'].map((l) => `${l.shortCode}-leaderboard`),
+  };
+}
+
+/** Top-level entities only, each by id, short code and name: a table of contents of the configuration. */
+export async function loadConfigSummary(db: Db, apiKey: string) {
+  const full = await loadFullConfig(db, apiKey);
+  const version = await getConfigVersion(db, apiKey);
+  const brief = (e: { '@id': string; shortCode: string; name: string }) => ({
+    '@id': e['@id'],
+    shortCode: e.shortCode,
+    name: e.name,
+  });
+  return {
+    apiKey,
+    version,
+    '~events': full['~events'].map(brief),
+    '~runningTotals': full['~runningTotals'].map(brief),
+    '~leaderboards': full['~leaderboards'].map(brief),
+    '~indexedTypes': full['~indexedTypes'].map(brief),
+    '~credentials': full['~credentials'],
+  };
+}
+
+function documentIdIssues(body: FullConfigBody): Issue[] {
+  const events = (body['~events'] ?? []).flatMap((e: EventBody, i) => [
+    ...idIssues(e['@id'], ids.event(e.shortCode), `~events.${i}.@id`),
+    ...(e['~attributes'] ?? []).flatMap((a, j) =>
+      idIssues(a['@id'], ids.attribute(e.shortCode, a.shortCode), `~events.${i}.~attributes.${j}.@id`),
+    ),
+  ]);
+  const others = [
+    ...(body['~runningTotals'] ?? []).map((r, i) => [
+      r['@id'],
+      ids.runningTotal(r.shortCode),
+      `~runningTotals.${i}`,
+    ]),
+    ...(body['~leaderboards'] ?? []).map((l, i) => [
+      l['@id'],
+      ids.leaderboard(l.shortCode),
+      `~leaderboards.${i}`,
+    ]),
+    ...(body['~indexedTypes'] ?? []).map((t, i) => [
+      t['@id'],
+      ids.indexedType(t.shortCode),
+      `~indexedTypes.${i}`,
+    ]),
+    ...(body['~credentials'] ?? []).map((c, i) => [c['@id'], ids.credential(c.name), `~credentials.${i}`]),
+  ] as [string | undefined, string, string][];
+  return [...events, ...others.flatMap(([given, expected, at]) => idIssues(given, expected, `${at}.@id`))];
+}
+
+function duplicateNames(names: string[]): Issue[] {
+  const seen = new Set<string>();
+  const issues: Issue[] = [];
+  for (const n of names) {
+    if (seen.has(n)) issues.push({ field: '~credentials', message: `${n} appears more than once` });
+    seen.add(n);
+  }
+  return issues;
+}

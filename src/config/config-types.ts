@@ -1,0 +1,288 @@
+// The game configuration's entities: value sets, TypeScript shapes, and the TypeBox schemas of bodies and answers.
+import { type TSchema, Type } from 'typebox';
+
+export const DATA_TYPES = ['int', 'number', 'string', 'json'] as const;
+export const AGGREGATION_TYPES = [
+  'MAX',
+  'MIN',
+  'SUM',
+  'COUNT',
+  'LAST',
+  'SCRIPT',
+  'GROUPED',
+  'SUPPLEMENTAL',
+] as const;
+export const CALCULATIONS = ['MAX', 'MIN', 'SUM', 'COUNT', 'LAST', 'SUPPLEMENTAL'] as const;
+/** Aggregations that compare or add values: refused on string and json attributes. */
+export const NUMERIC_AGGREGATIONS: readonly string[] = ['MAX', 'MIN', 'SUM'];
+export const FILTER_OPERATORS = ['EQ', 'NE', 'GT', 'GE', 'LT', 'LE'] as const;
+export const SORT_ORDERS = ['ASC', 'DESC'] as const;
+export const RESET_FREQUENCIES = ['NEVER', 'DAILY', 'WEEKLY', 'MONTHLY'] as const;
+export const INDEXED_FIELD_TYPES = ['string', 'number'] as const;
+
+/**
+ * Short codes appear in paths, in collection names (`<shortCode>-leaderboard`) and in partition codes
+ * (`LB.ATTR.VALUE`), so they hold no '-', '.' or '/'.
+ */
+export const SHORT_CODE_PATTERN = '^[A-Za-z][A-Za-z0-9_]*$';
+export const SHORT_CODE_MAX = 64;
+/** Credential names appear in runtime URLs (`/rs/{credential}/{secret}/...`). */
+export const CREDENTIAL_NAME_PATTERN = '^[A-Za-z][A-Za-z0-9_-]*$';
+
+export type DataType = (typeof DATA_TYPES)[number];
+export type AggregationType = (typeof AGGREGATION_TYPES)[number];
+export type Calculation = (typeof CALCULATIONS)[number];
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+export interface Ref {
+  '@ref': string;
+}
+
+export interface EventAttribute {
+  '@id': string;
+  name: string;
+  shortCode: string;
+  dataType: DataType;
+  defaultAggregationType: AggregationType;
+  defaultValue: unknown;
+}
+
+export interface GameEvent {
+  '@id': string;
+  name: string;
+  shortCode: string;
+  description: string;
+  '~attributes': EventAttribute[];
+}
+
+export interface Collector {
+  attribute: Ref;
+  calculation: Calculation;
+  filter?: { operator: FilterOperator; value: unknown };
+}
+
+export interface RunningTotal {
+  '@id': string;
+  shortCode: string;
+  name: string;
+  description: string;
+  event: Ref;
+  groupBy: Ref[];
+  collectors: Collector[];
+}
+
+export interface LeaderboardField {
+  runningTotal: Ref;
+  collector: string;
+  sort: (typeof SORT_ORDERS)[number];
+}
+
+export interface Leaderboard {
+  '@id': string;
+  shortCode: string;
+  name: string;
+  description: string;
+  fields: LeaderboardField[];
+  partitions: { attribute: string }[];
+  resetFrequency: (typeof RESET_FREQUENCIES)[number];
+}
+
+export interface IndexedType {
+  '@id': string;
+  shortCode: string;
+  name: string;
+  fields: { name: string; type: (typeof INDEXED_FIELD_TYPES)[number] }[];
+}
+
+export interface CredentialView {
+  '@id': string;
+  name: string;
+}
+
+/** What game_configs.doc holds: everything but the apiKey and the credentials (kept in their own table). */
+export interface ConfigDoc {
+  '~events': GameEvent[];
+  '~runningTotals': RunningTotal[];
+  '~leaderboards': Leaderboard[];
+  '~indexedTypes': IndexedType[];
+}
+
+/** The whole configuration of a game: what GET /config?full=true answers and PUT /config takes. */
+export interface FullConfig extends ConfigDoc {
+  apiKey: string;
+  '~credentials': CredentialView[];
+}
+
+// ---- Schemas. Inputs accept an optional @id (a GET answer can be sent back); answers always carry it. ----
+
+export const ShortCode = Type.String({
+  minLength: 1,
+  maxLength: SHORT_CODE_MAX,
+  pattern: SHORT_CODE_PATTERN,
+});
+export const CredentialName = Type.String({ minLength: 1, maxLength: 64, pattern: CREDENTIAL_NAME_PATTERN });
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Description = Type.String({ maxLength: 2000 });
+const Id = Type.String({ maxLength: 300 });
+const RefSchema = Type.Object(
+  { '@ref': Type.String({ minLength: 1, maxLength: 300 }) },
+  { additionalProperties: false },
+);
+const strict = { additionalProperties: false } as const;
+
+export const AttributeInput = Type.Object(
+  {
+    '@id': Type.Optional(Id),
+    name: Name,
+    shortCode: ShortCode,
+    dataType: Type.Enum(DATA_TYPES),
+    defaultAggregationType: Type.Enum(AGGREGATION_TYPES),
+    defaultValue: Type.Optional(Type.Unknown()),
+  },
+  strict,
+);
+
+export const EventInput = Type.Object(
+  {
+    '@id': Type.Optional(Id),
+    name: Name,
+    shortCode: ShortCode,
+    description: Description,
+    '~attributes': Type.Optional(Type.Array(AttributeInput, { maxItems: 256 })),
+  },
+  strict,
+);
+
+const FilterSchema = Type.Object({ operator: Type.Enum(FILTER_OPERATORS), value: Type.Unknown() }, strict);
+const CollectorSchema = Type.Object(
+  { attribute: RefSchema, calculation: Type.Enum(CALCULATIONS), filter: Type.Optional(FilterSchema) },
+  strict,
+);
+
+export const RunningTotalInput = Type.Object(
+  {
+    '@id': Type.Optional(Id),
+    shortCode: ShortCode,
+    name: Name,
+    description: Type.Optional(Description),
+    event: RefSchema,
+    groupBy: Type.Optional(Type.Array(RefSchema, { maxItems: 8 })),
+    collectors: Type.Array(CollectorSchema, { minItems: 1, maxItems: 64 }),
+  },
+  strict,
+);
+
+const LeaderboardFieldSchema = Type.Object(
+  { runningTotal: RefSchema, collector: ShortCode, sort: Type.Enum(SORT_ORDERS) },
+  strict,
+);
+const PartitionSchema = Type.Object({ attribute: ShortCode }, strict);
+
+export const LeaderboardInput = Type.Object(
+  {
+    '@id': Type.Optional(Id),
+    shortCode: ShortCode,
+    name: Name,
+    description: Type.Optional(Description),
+    fields: Type.Array(LeaderboardFieldSchema, { minItems: 1, maxItems: 16 }),
+    partitions: Type.Optional(Type.Array(PartitionSchema, { maxItems: 8 })),
+    resetFrequency: Type.Optional(Type.Enum(RESET_FREQUENCIES)),
+  },
+  strict,
+);
+
+const IndexedFieldSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }),
+    type: Type.Enum(INDEXED_FIELD_TYPES),
+  },
+  strict,
+);
+
+export const IndexedTypeInput = Type.Object(
+  {
+    '@id': Type.Optional(Id),
+    shortCode: ShortCode,
+    name: Name,
+    fields: Type.Array(IndexedFieldSchema, { maxItems: 32 }),
+  },
+  strict,
+);
+
+export const CredentialInput = Type.Object({ '@id': Type.Optional(Id), name: CredentialName }, strict);
+
+/** PUT /config: a whole configuration; a missing collection means "none". The apiKey is ignored. */
+export const FullConfigInput = Type.Object(
+  {
+    apiKey: Type.Optional(Type.String({ maxLength: 128 })),
+    '~events': Type.Optional(Type.Array(EventInput, { maxItems: 10_000 })),
+    '~runningTotals': Type.Optional(Type.Array(RunningTotalInput, { maxItems: 10_000 })),
+    '~leaderboards': Type.Optional(Type.Array(LeaderboardInput, { maxItems: 10_000 })),
+    '~indexedTypes': Type.Optional(Type.Array(IndexedTypeInput, { maxItems: 1_000 })),
+    '~credentials': Type.Optional(Type.Array(CredentialInput, { maxItems: 1_000 })),
+  },
+  strict,
+);
+
+/** Update bodies: any subset of the create fields (PUT and PATCH change only the fields sent). */
+export function partialOf<T extends TSchema>(schema: T) {
+  return Type.Partial(schema, strict);
+}
+
+// ---- Answers: every field present, in a fixed order. ----
+
+export const AttributeOut = Type.Object({
+  '@id': Type.String(),
+  name: Type.String(),
+  shortCode: Type.String(),
+  dataType: Type.String(),
+  defaultAggregationType: Type.String(),
+  defaultValue: Type.Unknown(),
+});
+export const EventOut = Type.Object({
+  '@id': Type.String(),
+  name: Type.String(),
+  shortCode: Type.String(),
+  description: Type.String(),
+  '~attributes': Type.Array(AttributeOut),
+});
+const RefOut = Type.Object({ '@ref': Type.String() });
+export const RunningTotalOut = Type.Object({
+  '@id': Type.String(),
+  shortCode: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  event: RefOut,
+  groupBy: Type.Array(RefOut),
+  collectors: Type.Array(
+    Type.Object({
+      attribute: RefOut,
+      calculation: Type.String(),
+      filter: Type.Optional(Type.Object({ operator: Type.String(), value: Type.Unknown() })),
+    }),
+  ),
+});
+export const LeaderboardOut = Type.Object({
+  '@id': Type.String(),
+  shortCode: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  fields: Type.Array(Type.Object({ runningTotal: RefOut, collector: Type.String(), sort: Type.String() })),
+  partitions: Type.Array(Type.Object({ attribute: Type.String() })),
+  resetFrequency: Type.String(),
+});
+export const IndexedTypeOut = Type.Object({
+  '@id': Type.String(),
+  shortCode: Type.String(),
+  name: Type.String(),
+  fields: Type.Array(Type.Object({ name: Type.String(), type: Type.String() })),
+});
+export const CredentialOut = Type.Object({ '@id': Type.String(), name: Type.String() });
+export const FullConfigOut = Type.Object({
+  apiKey: Type.String(),
+  '~events': Type.Array(EventOut),
+  '~runningTotals': Type.Array(RunningTotalOut),
+  '~leaderboards': Type.Array(LeaderboardOut),
+  '~indexedTypes': Type.Array(IndexedTypeOut),
+  '~credentials': Type.Array(CredentialOut),
+});
