@@ -6,6 +6,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, {
   type FastifyBaseLogger,
+  type FastifyError,
   type FastifyInstance,
   type FastifyServerOptions,
   type RawServerDefault,
@@ -70,7 +71,9 @@ export async function buildApp(
     if (closing) reply.header('connection', 'close');
   });
 
-  app.setErrorHandler(handleError);
+  app.setErrorHandler((error, request, reply) =>
+    handleError(error as FastifyError, request, reply, ctx.settings.statementTimeoutMs),
+  );
   app.setNotFoundHandler(handleNotFound);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -60,11 +60,23 @@ function fromFastify(error: FastifyError): PlaybaseError | undefined {
   return undefined;
 }
 
-export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+/** Database failures a client can meet in normal operation; anything else stays an internal error. */
+function fromDatabase(error: { code?: string }, timeoutMs: number): PlaybaseError | undefined {
+  // 57014: statement_timeout cancelled the query.
+  if (error.code === '57014') return errors.queryTimeout(Math.round(timeoutMs / 1000));
+  return undefined;
+}
+
+export function handleError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  statementTimeoutMs = 10_000,
+): void {
   let known: PlaybaseError | undefined;
   if (isPlaybaseError(error)) known = error;
   else if (error.validation) known = fromValidation(error);
-  else known = fromFastify(error);
+  else known = fromDatabase(error, statementTimeoutMs) ?? fromFastify(error);
 
   if (!known) {
     request.log.error({ err: error }, 'unexpected failure');
