@@ -29,10 +29,13 @@ function compileNode(node: FilterNode, doc: string, ctx: Ctx): string {
       return node.value ? 'TRUE' : 'FALSE';
     case 'and':
     case 'or': {
+      // An empty conjunction is true and an empty disjunction false (`{}` matches every document).
+      if (node.children.length === 0) return node.kind === 'and' ? 'TRUE' : 'FALSE';
       const parts = node.children.map((c) => compileNode(c, doc, ctx));
       return `(${parts.join(node.kind === 'and' ? ' AND ' : ' OR ')})`;
     }
     case 'nor':
+      if (node.children.length === 0) return 'TRUE';
       return `(NOT (${node.children.map((c) => compileNode(c, doc, ctx)).join(' OR ')}))`;
     case 'not':
       return `(NOT ${compileNode(node.child, doc, ctx)})`;
@@ -148,7 +151,10 @@ function wholeCond(pred: ElemPred, v: string, ctx: Ctx): string {
 
 /** A predicate on one array element x itself, as inside $elemMatch on values (no further traversal). */
 function elemCond(pred: ElemPred, x: string, ctx: Ctx): string {
-  if (pred.op === 'not') return `(NOT (${pred.preds.map((p) => elemCond(p, x, ctx)).join(' AND ')}))`;
+  if (pred.op === 'not') {
+    if (pred.preds.length === 0) return 'FALSE';
+    return `(NOT (${pred.preds.map((p) => elemCond(p, x, ctx)).join(' AND ')}))`;
+  }
   const keyTest = keyCond(pred, ctx);
   if (keyTest) return keyTest(`pb_enc(${x})`);
   return valueCond(pred, x, ctx);

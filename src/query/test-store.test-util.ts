@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { renderMigration } from '../store/migrate.js';
 
 export interface TestStore {
   name: string;
@@ -19,7 +20,7 @@ export const PG_URL = process.env.PLAYBASE_TEST_DATABASE_URL;
 
 export async function openPglite(): Promise<TestStore> {
   const db = new PGlite();
-  await db.exec(readFileSync(MIGRATION, 'utf8'));
+  await db.exec(renderMigration(readFileSync(MIGRATION, 'utf8'), 'public'));
   await db.exec(TABLE);
   return {
     name: 'pglite',
@@ -35,7 +36,7 @@ export async function openPostgres(url: string): Promise<TestStore> {
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   const pool = new pg.Pool({ connectionString: url, max: 2, options: `-c search_path=${schema}` });
-  await pool.query(readFileSync(MIGRATION, 'utf8'));
+  await pool.query(renderMigration(readFileSync(MIGRATION, 'utf8'), schema));
   await pool.query(TABLE);
   return {
     name: 'postgres',

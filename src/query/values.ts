@@ -180,6 +180,14 @@ function parseDate(arg: unknown, bad: BadFn): Date {
   return date;
 }
 
+/** Relaxed extended JSON: ISO-8601 for years 1970–9999, the canonical millisecond form for any other date. */
+function dateToWire(d: Date): unknown {
+  const year = d.getUTCFullYear();
+  return year >= 1970 && year <= 9999
+    ? { $date: d.toISOString() }
+    : { $date: { $numberLong: String(d.getTime()) } };
+}
+
 /** Converts a Value to JSON-able extended JSON (relaxed numbers, canonical wrappers for the rest). */
 export function toWire(v: Value): unknown {
   if (v === null || typeof v === 'boolean' || typeof v === 'string') return v;
@@ -190,7 +198,7 @@ export function toWire(v: Value): unknown {
     return v;
   }
   if (typeof v === 'bigint') return { $numberLong: v.toString() };
-  if (v instanceof Date) return { $date: v.toISOString() };
+  if (v instanceof Date) return dateToWire(v);
   if (v instanceof ObjectId) return { $oid: v.toHexString() };
   if (Array.isArray(v)) return v.map(toWire);
   const out: Record<string, unknown> = {};

@@ -27,17 +27,40 @@ export interface StoreOptions {
 // Keep int8 and numeric exact: they come back as strings, never as lossy JS numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
 
+/**
+ * Every client of a PGlite pool shares the one connection object. pg.Pool destroys a client whose query failed
+ * (pool.query releases it with the error), which would end that shared connection under the next client and
+ * lose answers; here a failed query gives its client back intact, as an SQL error leaves PGlite usable.
+ */
+class PglitePool extends pg.Pool {
+  override query(...args: unknown[]): never {
+    if (typeof args[args.length - 1] === 'function') throw new Error('callback queries are not supported');
+    return (async () => {
+      const client = await this.connect();
+      try {
+        return await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+      } finally {
+        client.release();
+      }
+    })() as never;
+  }
+}
+
 export async function openStore(options: StoreOptions): Promise<Store> {
   return options.databaseUrl ? openPostgres(options, options.databaseUrl) : openPglite(options);
 }
 
 async function openPostgres(options: StoreOptions, url: string): Promise<Store> {
-  const searchPath = options.schema ? `-c search_path=${options.schema}` : undefined;
+  // JIT compiles plans of queries over the JSONB key functions for longer than they run (seconds against
+  // milliseconds, measured): the short queries of this server never gain from it.
+  const serverOptions = ['-c jit=off', ...(options.schema ? [`-c search_path=${options.schema}`] : [])].join(
+    ' ',
+  );
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 20,
     statement_timeout: options.statementTimeoutMs,
-    ...(searchPath ? { options: searchPath } : {}),
+    options: serverOptions,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
@@ -58,7 +81,7 @@ async function openPglite(options: StoreOptions): Promise<Store> {
   try {
     const db = await PGlite.create(join(options.dataDir, 'pgdata'), { relaxedDurability: false });
     // PGlite runs in this thread: there is one connection, and statement_timeout cannot interrupt it.
-    const pool = new pg.Pool({ ...createPgConfig(db), max: 1 });
+    const pool = new PglitePool({ ...createPgConfig(db), max: 1, idleTimeoutMillis: 0 });
     pool.on('error', () => {});
     return {
       kind: 'pglite',

@@ -21,6 +21,11 @@ export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
     .map((f) => ({ version: Number(f.slice(0, 4)), name: f, sql: readFileSync(join(dir, f), 'utf8') }));
 }
 
+/** A migration's SQL for a schema: `{{schema}}` becomes the quoted schema (qualified names survive index builds). */
+export function renderMigration(sql: string, schema: string): string {
+  return sql.replaceAll('{{schema}}', `"${schema.replaceAll('"', '""')}"`);
+}
+
 /** Applies every migration not yet recorded; returns the names applied. Safe to run from many processes. */
 export async function migrate(pool: pg.Pool, migrations = listMigrations()): Promise<string[]> {
   const client = await pool.connect();
@@ -31,6 +36,7 @@ export async function migrate(pool: pg.Pool, migrations = listMigrations()): Pro
       `CREATE TABLE IF NOT EXISTS schema_migrations (
          version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
+    const schema = (await client.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]?.s ?? 'public';
     const done = new Set(
       (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map(
         (r) => r.version,
@@ -40,7 +46,7 @@ export async function migrate(pool: pg.Pool, migrations = listMigrations()): Pro
       if (done.has(m.version)) continue;
       await client.query('BEGIN');
       try {
-        await client.query(m.sql);
+        await client.query(renderMigration(m.sql, schema));
         await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
           m.version,
           m.name,

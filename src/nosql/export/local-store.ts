@@ -1,5 +1,7 @@
 // Embedded export store: files in the data folder, downloaded through HMAC-signed URLs served by the nosql role.
+
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -155,10 +157,13 @@ async function writeAtomically(
       yield buf;
     }
   }
+  const out = createWriteStream(temp, { flags: 'wx', mode: 0o600 });
   try {
-    await pipeline(count(), createWriteStream(temp, { flags: 'wx', mode: 0o600 }));
+    await pipeline(count(), out);
     await rename(temp, join(dir, file));
   } catch (e) {
+    // The stream opens its file asynchronously: wait until it is closed, or the temp file could appear after rm.
+    if (!out.closed) await once(out, 'close').catch(() => {});
     await rm(temp, { force: true });
     throw e;
   }
