@@ -4,12 +4,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AuthBackend } from './auth/backend.js';
 import { type BootstrapResult, ensureAdministrator } from './auth/bootstrap.js';
 import { registerAuthRoutes } from './auth/routes.js';
+import { registerAdminRoutes } from './config/admin-routes.js';
+import { registerAuditHook } from './config/audit-hook.js';
 import { registerGameRoutes } from './config/games-routes.js';
 import { registerConfigRoutes } from './config/routes.js';
 import type { Context } from './context.js';
 import { errors } from './errors.js';
 import { type App, buildApp, type RoleRegistrar } from './http/app.js';
 import { registerPlatformLayers } from './http/platform.js';
+import { registerNosqlRoutes } from './nosql/routes.js';
 import type { Settings } from './settings.js';
 import { openStore, type Store } from './store/db.js';
 import { migrate } from './store/migrate.js';
@@ -57,7 +60,20 @@ function registrarsFor(settings: Settings): RoleRegistrar[] {
   ];
   if (settings.roles.includes('auth'))
     registrars.push((app, ctx) => registerAuthRoutes(backend as AuthBackend)(app, ctx));
-  if (settings.roles.includes('config')) registrars.push(registerGameRoutes, registerConfigRoutes);
+  if (settings.roles.includes('config'))
+    registrars.push(registerGameRoutes, registerConfigRoutes, registerAdminRoutes);
+  // The audit hook comes with the admin routes; an auth-only process still records its writes.
+  else if (settings.roles.includes('auth')) registrars.push((app, ctx) => registerAuditHook(app, ctx));
+  if (settings.roles.includes('nosql')) {
+    registrars.push(async (app, ctx) => {
+      await app.register(async (scope) => registerNosqlRoutes(scope as App, ctx, 'live'), {
+        prefix: '/live',
+      });
+      await app.register(async (scope) => registerNosqlRoutes(scope as App, ctx, 'preview'), {
+        prefix: '/preview',
+      });
+    });
+  }
   return registrars;
 }
 

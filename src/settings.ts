@@ -43,6 +43,24 @@ export interface Settings {
     loginFailuresPerAccount: number;
     loginFailuresPerAddress: number;
   };
+  /** Push notification providers (https origins), and an extra CA file trusted for them (tests, private proxies). */
+  push: {
+    apnsProductionUrl: string;
+    apnsDevelopmentUrl: string;
+    fcmUrl: string;
+    fcmTokenUrl: string;
+    caFile: string | undefined;
+  };
+  /** Export store: S3-compatible storage when s3Bucket is set, else `<dataDir>/exports` with HMAC-signed links. */
+  exports: {
+    s3Bucket: string | undefined;
+    s3Region: string;
+    s3Endpoint: string | undefined;
+    s3ForcePathStyle: boolean;
+    s3Prefix: string;
+    /** Hex HMAC key of the local store's links (32+ bytes); unset → one kept in `<dataDir>/exports/.signing-key`. */
+    signingKey: string | undefined;
+  };
 }
 
 export class SettingsError extends Error {
@@ -144,6 +162,38 @@ function readSecretKey(env: Env): string | undefined {
   return raw;
 }
 
+function readPush(env: Env): Settings['push'] {
+  const url = (name: string, fallback: string) => readUrl(env, name, ['https:']) ?? fallback;
+  return {
+    apnsProductionUrl: url('PLAYBASE_APNS_PRODUCTION_URL', 'https://api.push.apple.com'),
+    apnsDevelopmentUrl: url('PLAYBASE_APNS_DEVELOPMENT_URL', 'https://api.sandbox.push.apple.com'),
+    fcmUrl: url('PLAYBASE_FCM_URL', 'https://fcm.googleapis.com'),
+    fcmTokenUrl: url('PLAYBASE_FCM_TOKEN_URL', 'https://oauth2.googleapis.com/token'),
+    caFile: env.PLAYBASE_PUSH_CA_FILE?.trim() || undefined,
+  };
+}
+
+function readExports(env: Env): Settings['exports'] {
+  const flag = env.PLAYBASE_EXPORT_S3_FORCE_PATH_STYLE?.trim() ?? '';
+  if (!['', 'true', 'false', '1', '0'].includes(flag))
+    throw new SettingsError('PLAYBASE_EXPORT_S3_FORCE_PATH_STYLE', 'must be true or false');
+  const prefix = env.PLAYBASE_EXPORT_S3_PREFIX ?? 'exports/';
+  const dotSegment = prefix.split('/').some((part) => part === '.' || part === '..');
+  if (prefix !== '' && (dotSegment || !/^[A-Za-z0-9!_.*'()-]+(?:\/[A-Za-z0-9!_.*'()-]+)*\/$/.test(prefix)))
+    throw new SettingsError('PLAYBASE_EXPORT_S3_PREFIX', "must be '' or key segments ending in '/'");
+  const key = env.PLAYBASE_EXPORT_SIGNING_KEY?.trim() || undefined;
+  if (key !== undefined && !/^(?:[0-9a-fA-F]{2}){32,}$/.test(key))
+    throw new SettingsError('PLAYBASE_EXPORT_SIGNING_KEY', 'must be hex of at least 32 bytes');
+  return {
+    s3Bucket: env.PLAYBASE_EXPORT_S3_BUCKET?.trim() || undefined,
+    s3Region: env.PLAYBASE_EXPORT_S3_REGION?.trim() || 'us-east-1',
+    s3Endpoint: readUrl(env, 'PLAYBASE_EXPORT_S3_ENDPOINT', ['http:', 'https:']),
+    s3ForcePathStyle: flag === 'true' || flag === '1',
+    s3Prefix: prefix,
+    signingKey: key?.toLowerCase(),
+  };
+}
+
 /** Reads and validates every setting; throws SettingsError naming the variable on the first bad one. */
 export function loadSettings(env: Env = process.env, cwd = process.cwd()): Settings {
   const port = readInt(env, 'PORT', 8080, 0, 65535);
@@ -205,5 +255,7 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
       loginFailuresPerAccount: readInt(env, 'PLAYBASE_LOGIN_FAILURES_PER_ACCOUNT', 5, 1, 1000),
       loginFailuresPerAddress: readInt(env, 'PLAYBASE_LOGIN_FAILURES_PER_ADDRESS', 20, 1, 100_000),
     },
+    push: readPush(env),
+    exports: readExports(env),
   };
 }

@@ -1,7 +1,7 @@
 // The checks behind the authentication layer, local when this process runs the auth role, remote otherwise.
 import type { Redis } from 'ioredis';
 import type { Context } from '../context.js';
-import { type Account, verifyLogin } from './accounts.js';
+import { type Account, normalizeUsername, verifyLogin } from './accounts.js';
 import { authErrors } from './errors.js';
 import { type GameAccess, resolveGameAccess } from './game-access.js';
 import { type GameClaims, type JwtVerifier, localJwtVerifier, remoteJwtVerifier } from './jwt.js';
@@ -57,13 +57,15 @@ export function createAuthBackend(ctx: Context, redis: Redis | undefined): AuthB
   return {
     keys,
     async verifyBasic(username, password, address) {
-      await guard.check(username, address);
-      const account = await verifyLogin(store.pool, username, password);
+      // Counted under the name the account is found by, so spelling variants share one count.
+      const name = normalizeUsername(username);
+      await guard.check(name, address);
+      const account = await verifyLogin(store.pool, name, password);
       if (!account) {
-        await guard.recordFailure(username, address);
+        await guard.recordFailure(name, address);
         throw authErrors.badCredentials();
       }
-      await guard.recordSuccess(username);
+      await guard.recordSuccess(name);
       return account;
     },
     verifyToken: (token) =>

@@ -175,7 +175,15 @@ export async function transferOwnership(
   const { rows } = await pool.query('SELECT 1 FROM accounts WHERE username = $1 AND NOT disabled', [target]);
   if (rows.length === 0) throw authErrors.accountNotFound(target);
   await withTransaction(pool, async (client) => {
-    await client.query('UPDATE games SET owner = $2 WHERE api_key = $1', [apiKey, target]);
+    // The store says who owns the game: a JWT's owner claim may predate the last transfer.
+    const moved = await client.query('UPDATE games SET owner = $2 WHERE api_key = $1 AND owner = $3', [
+      apiKey,
+      target,
+      from,
+    ]);
+    if (moved.rowCount === 0) throw authErrors.forbidden('owner', 2);
+    // To oneself: nothing to do, and the owner must not become a collaborator of their own game.
+    if (target === from) return;
     await client.query('DELETE FROM collaborators WHERE api_key = $1 AND email = $2', [apiKey, target]);
     await createDefaultGroups(client, apiKey);
     await client.query(

@@ -1,12 +1,13 @@
 // Game JWTs: EdDSA only, key id in the header, claims carrying one game's permissions.
 import {
   createLocalJWKSet,
-  createRemoteJWKSet,
+  type JSONWebKeySet,
   type JWTPayload,
   errors as joseErrors,
   jwtVerify,
   SignJWT,
 } from 'jose';
+import { isPlaybaseError } from '../errors.js';
 import { authErrors } from './errors.js';
 import type { KeyRing } from './keys.js';
 import type { Permissions } from './permissions.js';
@@ -48,16 +49,17 @@ export type JwtVerifier = (token: string, nowMs: number) => Promise<GameClaims>;
 
 type KeySource = Parameters<typeof jwtVerify>[1];
 
-function verifierFrom(getKeys: () => Promise<KeySource>): JwtVerifier {
+function verifierFrom(getKeys: (nowMs: number) => Promise<KeySource>): JwtVerifier {
   return async (token, nowMs) => {
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, (await getKeys()) as never, {
+      ({ payload } = await jwtVerify(token, (await getKeys(nowMs)) as never, {
         algorithms: ['EdDSA'],
         issuer: JWT_ISSUER,
         currentDate: new Date(nowMs),
       }));
     } catch (e) {
+      if (isPlaybaseError(e)) throw e;
       if (e instanceof joseErrors.JWTExpired) throw authErrors.tokenExpired();
       throw authErrors.badJwt();
     }
@@ -72,6 +74,36 @@ function verifierFrom(getKeys: () => Promise<KeySource>): JwtVerifier {
   };
 }
 
+// A verified JWT is remembered (by its exact text) for a minute: an Ed25519 check costs far more than the rest
+// of a request. The expiry is still checked on every use, and a key deleted from the store stops a cached
+// token within this minute.
+const VERIFIED_FOR_MS = 60_000;
+const VERIFIED_MAX = 10_000;
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function rememberVerified(verify: JwtVerifier): JwtVerifier {
+  const verified = new Map<string, { at: number; claims: GameClaims }>();
+  return async (token, nowMs) => {
+    const hit = verified.get(token);
+    if (hit && nowMs - hit.at < VERIFIED_FOR_MS && nowMs >= hit.at) {
+      // The rule jose applies: expired once exp is not after the current second.
+      if (hit.claims.exp <= Math.floor(nowMs / 1000)) throw authErrors.tokenExpired();
+      return hit.claims;
+    }
+    const claims = deepFreeze(await verify(token, nowMs));
+    if (verified.size >= VERIFIED_MAX) verified.clear();
+    verified.set(token, { at: nowMs, claims });
+    return claims;
+  };
+}
+
 /** Verifies against the keys in this process's store (the auth role runs here). */
 export function localJwtVerifier(keys: KeyRing): JwtVerifier {
   let cached: { jwks: string; set: ReturnType<typeof createLocalJWKSet> } | undefined;
@@ -81,7 +113,7 @@ export function localJwtVerifier(keys: KeyRing): JwtVerifier {
     if (!cached || cached.jwks !== text) cached = { jwks: text, set: createLocalJWKSet(jwks) };
     return cached.set as unknown as KeySource;
   });
-  return async (token, nowMs) => {
+  return rememberVerified(async (token, nowMs) => {
     try {
       return await verify(token, nowMs);
     } catch (e) {
@@ -90,14 +122,57 @@ export function localJwtVerifier(keys: KeyRing): JwtVerifier {
       keys.refresh();
       return verify(token, nowMs);
     }
-  };
+  });
 }
 
-/** Verifies against the auth server's JWKS over HTTP (split mode); jose caches it and refetches on unknown kids. */
+// Split mode: a JWKS older than this is refetched in the background; an unknown kid refetches at most this often.
+const JWKS_MAX_AGE_MS = 10 * 60_000;
+const JWKS_COOLDOWN_MS = 5_000;
+
+/**
+ * Verifies against the auth server's JWKS over HTTP (split mode). The last good document is kept: a failed
+ * refetch never drops it, so JWT traffic goes on while the auth server is down (jose's remote set would refuse
+ * every token once its cache aged). Only a process that never reached the auth server answers 503.
+ */
 export function remoteJwtVerifier(authUrl: string): JwtVerifier {
-  const set = createRemoteJWKSet(new URL(`${authUrl}/restv2/auth/.well-known/jwks.json`), {
-    cooldownDuration: 30_000,
-    cacheMaxAge: 10 * 60_000,
-  });
-  return verifierFrom(async () => set as unknown as KeySource);
+  const url = `${authUrl}/restv2/auth/.well-known/jwks.json`;
+  let held: { at: number; set: ReturnType<typeof createLocalJWKSet> } | undefined;
+  let triedAt = Number.NEGATIVE_INFINITY;
+  let pending: Promise<void> | undefined;
+
+  function refetch(nowMs: number): Promise<void> {
+    triedAt = nowMs;
+    pending ??= (async () => {
+      try {
+        const res = await fetch(url, { signal: AbortSignal.timeout(5000), redirect: 'error' });
+        if (res.ok) held = { at: nowMs, set: createLocalJWKSet((await res.json()) as JSONWebKeySet) };
+      } catch {
+        // Keep what we have: the auth server may be down or restarting.
+      } finally {
+        pending = undefined;
+      }
+    })();
+    return pending;
+  }
+
+  return rememberVerified(
+    verifierFrom(async (nowMs) => {
+      const cooled = nowMs - triedAt >= JWKS_COOLDOWN_MS;
+      if (!held) await (pending ?? (cooled ? refetch(nowMs) : undefined));
+      else if (cooled && nowMs - held.at > JWKS_MAX_AGE_MS) void refetch(nowMs);
+      const first = held?.set;
+      if (!first) throw authErrors.authServerUnavailable();
+      const lookup = async (header: Parameters<typeof first>[0], token: Parameters<typeof first>[1]) => {
+        try {
+          return await first(header, token);
+        } catch (e) {
+          // An unknown kid may be a key the auth server rotated in since the last fetch.
+          if (!(e instanceof joseErrors.JWKSNoMatchingKey) || nowMs - triedAt < JWKS_COOLDOWN_MS) throw e;
+          await refetch(nowMs);
+          return (held?.set ?? first)(header, token);
+        }
+      };
+      return lookup as unknown as KeySource;
+    }),
+  );
 }

@@ -45,18 +45,23 @@ interface Presented {
   value: string;
 }
 
-/** The credential the request carries; a JWT wins over a token, a token over Basic. */
-function presented(request: FastifyRequest): Presented | undefined {
+/**
+ * The credentials the request carries, a JWT first, then a token, then Basic. The route takes the first it
+ * accepts, so a client that sends its JWT everywhere can still get a new one with its access token.
+ */
+function presented(request: FastifyRequest): Presented[] {
+  const found: Presented[] = [];
   const jwt = request.headers[HEADER_JWT];
-  if (typeof jwt === 'string' && jwt) return { kind: 'jwt', value: jwt };
+  if (typeof jwt === 'string' && jwt) found.push({ kind: 'jwt', value: jwt });
   const header = request.headers[HEADER_TOKEN];
   const query = (request.query as Record<string, unknown> | undefined)?.['X-SVCAccessToken'];
   const token =
     typeof header === 'string' && header ? header : typeof query === 'string' && query ? query : undefined;
-  if (token) return { kind: 'token', value: token };
-  const authorization = request.headers.authorization;
-  if (authorization?.startsWith('Basic ')) return { kind: 'basic', value: authorization.slice(6).trim() };
-  return undefined;
+  if (token) found.push({ kind: 'token', value: token });
+  // The scheme name is case-insensitive (RFC 7235).
+  const basic = /^basic +(.*)$/i.exec(request.headers.authorization ?? '');
+  if (basic) found.push({ kind: 'basic', value: (basic[1] ?? '').trim() });
+  return found;
 }
 
 function gameOf(request: FastifyRequest): string | undefined {
@@ -105,7 +110,8 @@ async function authorize(
   if (need.admin && !principal.isAdmin) throw authErrors.adminOnly();
   if (!need.permission) return;
   const apiKey = gameOf(request);
-  if (!apiKey) return;
+  // Fail closed: a game permission on a route without the game in its path would otherwise check nothing.
+  if (!apiKey) throw new Error(`${request.routeOptions.url} declares a game permission but has no :apiKey`);
   if (principal.kind === 'jwt') {
     if (principal.game?.apiKey !== apiKey) throw authErrors.wrongGame();
   } else {
@@ -120,10 +126,12 @@ export function authenticationHook(backend: AuthBackend) {
     const need = request.routeOptions.config?.auth;
     if (!need) return;
     const accepted = need.credentials ?? ['basic', 'token', 'jwt'];
-    const cred = presented(request);
-    if (!cred) throw authErrors.missingCredentials(accepted.map((k) => NAMES[k]).join(', '));
-    if (!accepted.includes(cred.kind)) {
-      throw authErrors.credentialNotAccepted(NAMES[cred.kind], accepted.map((k) => NAMES[k]).join(' or '));
+    const all = presented(request);
+    const first = all[0];
+    if (!first) throw authErrors.missingCredentials(accepted.map((k) => NAMES[k]).join(', '));
+    const cred = all.find((c) => accepted.includes(c.kind));
+    if (!cred) {
+      throw authErrors.credentialNotAccepted(NAMES[first.kind], accepted.map((k) => NAMES[k]).join(' or '));
     }
     const principal = await principalFrom(backend, request, cred);
     await authorize(backend, request, principal, need);

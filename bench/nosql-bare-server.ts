@@ -1,0 +1,44 @@
+// The database-bound limit of Q1: node:http and a pg pool running Q1's exact SQL, with no Playbase layer.
+// Env: PORT; DATABASE_URL (PostgreSQL) or PLAYBASE_DATA_DIR (PGlite); BENCH_GAME (the game's apiKey).
+import { createServer } from 'node:http';
+import { selectSql } from '../src/nosql/read.js';
+import { parseFilter } from '../src/query/filter.js';
+import { openStore } from '../src/store/db.js';
+
+const store = await openStore({
+  databaseUrl: process.env.DATABASE_URL || undefined,
+  dataDir: process.env.PLAYBASE_DATA_DIR ?? '',
+  statementTimeoutMs: 10_000,
+});
+const scope = { game: process.env.BENCH_GAME ?? '', stage: 'preview' as const, collection: 'player' };
+
+const server = createServer((req, res) => {
+  let body = '';
+  req.on('data', (chunk) => {
+    body += chunk;
+  });
+  req.on('end', async () => {
+    try {
+      const { query } = JSON.parse(body) as { query: { displayName: string } };
+      const plan = {
+        filter: parseFilter({ displayName: query.displayName }),
+        sort: [],
+        skip: 0,
+        limit: 10_000,
+      };
+      // The statement Playbase runs first for a find without sort or skip (read.ts readInIdOrder).
+      const stmt = selectSql(scope, plan, { afterId: undefined, offset: 0, limit: 101, ordered: false });
+      const { rows } = await store.pool.query<{ doc: unknown }>(stmt.text, stmt.values);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(rows.map((r) => r.doc)));
+    } catch (e) {
+      res.writeHead(500);
+      res.end(String(e));
+    }
+  });
+});
+server.listen(Number(process.env.PORT), '127.0.0.1', () => process.stdout.write('ready\n'));
+process.on('SIGTERM', () => {
+  server.close();
+  void store.close().then(() => process.exit(0));
+});

@@ -1,0 +1,113 @@
+// What a game snapshot holds and restores: the whole configuration (with its secrets, sealed) and the meta collections.
+import type { FastifyBaseLogger } from 'fastify';
+import type pg from 'pg';
+import type { DdlOptions } from '../nosql/indexes.js';
+import { loadCredentialHashes, loadFullConfig, replaceFullConfig } from './config-store.js';
+import {
+  asMeta,
+  type MetaContent,
+  readMeta,
+  replaceMeta,
+  type Stage,
+  syncMetaIndexes,
+} from './meta-collections.js';
+import type { PublishAdapter } from './publish.js';
+import { openPushCredentials, sealPushCredentials } from './push/credentials.js';
+import { pushCredentialsKey } from './push-config.js';
+import type { AfterCommit } from './snapshots.js';
+
+/** Kept with a snapshot, never shown: a revert or copy must not lose the credentials' secrets. */
+interface ConfigSecrets {
+  credentialHashes: Record<string, string>;
+  /** The sealed push credentials (bound to the game they were taken from), or null. */
+  pushSealed: string | null;
+}
+
+async function readPushSealed(db: pg.PoolClient, apiKey: string): Promise<string | null> {
+  const { rows } = await db.query<{ sealed: string }>(
+    'SELECT sealed FROM config_push_credentials WHERE api_key = $1',
+    [apiKey],
+  );
+  return rows[0]?.sealed ?? null;
+}
+
+/**
+ * Writes the push credentials of a snapshot into `apiKey`. Sealed values are bound to their game, so a copy to
+ * another game opens them with the origin's binding and seals them again for the target.
+ */
+async function writePushSealed(
+  client: pg.PoolClient,
+  apiKey: string,
+  sealed: string | null,
+  origin: string,
+  secretKey: string | undefined,
+): Promise<void> {
+  await client.query('DELETE FROM config_push_credentials WHERE api_key = $1', [apiKey]);
+  if (sealed === null) return;
+  let value = sealed;
+  if (origin !== apiKey) {
+    const key = await pushCredentialsKey(client, secretKey);
+    value = sealPushCredentials(openPushCredentials(sealed, key, origin), key, apiKey);
+  }
+  await client.query('INSERT INTO config_push_credentials (api_key, sealed) VALUES ($1, $2)', [
+    apiKey,
+    value,
+  ]);
+}
+
+export interface GameAdapterOptions {
+  pool: pg.Pool;
+  /** PLAYBASE_SECRET_KEY (push credentials). */
+  secretKey: string | undefined;
+  /** How meta indexes are built after a commit: CONCURRENTLY on PostgreSQL. */
+  ddl: DdlOptions;
+  log: FastifyBaseLogger;
+}
+
+/** The game-snapshot adapter: configuration, secrets and meta collections. */
+export function createGameAdapter(o: GameAdapterOptions): PublishAdapter {
+  // Index DDL cannot join the transaction; the data is committed already, so a failed build is logged, not thrown.
+  const indexesAfterCommit =
+    (apiKey: string, stage: Stage, meta: MetaContent): AfterCommit =>
+    () =>
+      syncMetaIndexes(o.pool, apiKey, stage, meta.indexes, o.ddl).catch((err: unknown) => {
+        o.log.error({ err, apiKey, stage }, 'meta collection indexes not synchronised');
+      });
+  return {
+    async capture(client, apiKey) {
+      const secrets: ConfigSecrets = {
+        credentialHashes: await loadCredentialHashes(client, apiKey),
+        pushSealed: await readPushSealed(client, apiKey),
+      };
+      return {
+        config: await loadFullConfig(client, apiKey),
+        meta: await readMeta(client, apiKey, 'preview'),
+        secrets,
+      };
+    },
+    async restore(client, apiKey, content, parts, at) {
+      if (parts.config) {
+        const secrets = (content.secrets ?? {}) as Partial<ConfigSecrets>;
+        await replaceFullConfig(client, apiKey, content.config, {
+          credentialHashes: secrets.credentialHashes ?? {},
+        });
+        await writePushSealed(
+          client,
+          apiKey,
+          secrets.pushSealed ?? null,
+          content.origin ?? apiKey,
+          o.secretKey,
+        );
+      }
+      if (!parts.meta) return undefined;
+      const meta = asMeta(content.meta);
+      await replaceMeta(client, apiKey, 'preview', meta, at);
+      return indexesAfterCommit(apiKey, 'preview', meta);
+    },
+    async goLive(client, apiKey, content, at) {
+      const meta = asMeta(content?.meta);
+      await replaceMeta(client, apiKey, 'live', meta, at);
+      return indexesAfterCommit(apiKey, 'live', meta);
+    },
+  };
+}

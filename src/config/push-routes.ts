@@ -1,0 +1,68 @@
+// Route of the push notification test: POST /restv2/game/{apiKey}/admin/pushNotifications/test/{provider}.
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Context } from '../context.js';
+import type { App } from '../http/app.js';
+import {
+  type PushSettings,
+  type PushTestAnswer,
+  pushTestAnswerSchema,
+  pushTestBodySchema,
+  sendTestPush,
+} from './push/send-test.js';
+import { loadPushCredentials } from './push-config.js';
+
+const ApiKey = Type.String({ minLength: 1, maxLength: 128 });
+const Segment = Type.String({ minLength: 1, maxLength: 64 });
+
+/**
+ * Registers the test under two paths: `test/google`, and `test/apple/development` or `test/apple/production`
+ * (the provider is two segments there). `push` holds the provider URLs and the extra trusted CA.
+ */
+export function registerPushRoutes(app: App, ctx: Context, push: PushSettings): void {
+  const { pool } = ctx.store;
+  const send = async (request: FastifyRequest, apiKey: string, provider: string): Promise<PushTestAnswer> =>
+    sendTestPush({
+      provider,
+      credentials: await loadPushCredentials(pool, apiKey, ctx.settings.secretKey),
+      body: request.body,
+      settings: push,
+      clock: ctx.clock,
+    });
+  const common = {
+    config: { auth: { permission: ['admin.pushNotifications', 2] as ['admin.pushNotifications', 2] } },
+    tags: ['admin'],
+    summary: 'Send a test push notification with the game’s credentials and report both sides',
+  };
+  app.post(
+    '/restv2/game/:apiKey/admin/pushNotifications/test/:provider',
+    {
+      config: common.config,
+      schema: {
+        tags: common.tags,
+        summary: `${common.summary} (google)`,
+        params: Type.Object({ apiKey: ApiKey, provider: Segment }),
+        body: pushTestBodySchema,
+        response: { 200: pushTestAnswerSchema },
+      },
+    },
+    async (request) => send(request, request.params.apiKey, request.params.provider),
+  );
+  app.post(
+    '/restv2/game/:apiKey/admin/pushNotifications/test/:provider/:environment',
+    {
+      config: common.config,
+      schema: {
+        tags: common.tags,
+        summary: `${common.summary} (apple/development, apple/production)`,
+        params: Type.Object({ apiKey: ApiKey, provider: Segment, environment: Segment }),
+        body: pushTestBodySchema,
+        response: { 200: pushTestAnswerSchema },
+      },
+    },
+    async (request) => {
+      const { apiKey, provider, environment } = request.params;
+      return send(request, apiKey, `${provider}/${environment}`);
+    },
+  );
+}

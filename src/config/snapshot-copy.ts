@@ -1,0 +1,146 @@
+// Copying a snapshot into a new game or over an existing one, with the parts the include flags name.
+import type pg from 'pg';
+import { createDefaultGroups } from '../auth/collaborators.js';
+import { adminErrors } from './admin-errors.js';
+import { newApiKey } from './games.js';
+import type { WriteMeta } from './manage.js';
+import {
+  actionArea,
+  auditSnapshot,
+  type ContentAdapter,
+  contentOf,
+  lockGameRow,
+  readSnapshot,
+  type SnapshotKind,
+  type SnapshotSummary,
+  saveSnapshot,
+  withAfterCommit,
+} from './snapshots.js';
+
+export interface CopyInclude {
+  /** The configuration (or, for a screen snapshot, the Manage section). */
+  config: boolean;
+  /** The meta collections (game snapshots only). */
+  meta: boolean;
+  /** The source game's groups and collaborators as they are now: a snapshot never holds them. */
+  collaborators: boolean;
+}
+
+export interface CopyResult {
+  targetGameApiKey: string;
+  /** The target's working copy saved before it was overwritten ("AUTOSAVE - Pre Copy"); absent for a new game. */
+  autosave?: SnapshotSummary;
+}
+
+function checkInclude(include: CopyInclude): void {
+  if (!include.config && !include.meta && !include.collaborators) throw adminErrors.copyNothing();
+}
+
+/** Creates a game owned by the caller, in the source game's cluster, and fills it from the snapshot. */
+export async function copySnapshotToNewGame(
+  pool: pg.Pool,
+  adapter: ContentAdapter,
+  source: { apiKey: string; kind: SnapshotKind; id: string },
+  target: { owner: string; name?: string | undefined },
+  include: CopyInclude,
+  meta: WriteMeta,
+): Promise<CopyResult> {
+  checkInclude(include);
+  return withAfterCommit(pool, async (client, after) => {
+    const snapshot = await readSnapshot(client, source.apiKey, source.kind, source.id);
+    const { rows } = await client.query<{ name: string; cluster: string }>(
+      'SELECT name, cluster FROM games WHERE api_key = $1',
+      [source.apiKey],
+    );
+    const game = rows[0] ?? { name: 'Game', cluster: 'local' };
+    const apiKey = newApiKey();
+    await client.query(
+      'INSERT INTO games (api_key, name, cluster, owner, created_at) VALUES ($1, $2, $3, $4, $5)',
+      [apiKey, target.name ?? `${game.name} (copy)`, game.cluster, target.owner, new Date(meta.at)],
+    );
+    await createDefaultGroups(client, apiKey);
+    after(await adapter.restore(client, apiKey, contentOf(snapshot), include, meta.at));
+    if (include.collaborators) await copyCollaborators(client, source.apiKey, apiKey);
+    await auditCopy(client, source, apiKey, include, meta, snapshot.config);
+    return { targetGameApiKey: apiKey };
+  });
+}
+
+/** Overwrites the target game's parts named by `include`, after saving its working copy as "AUTOSAVE - Pre Copy". */
+export async function copySnapshotToGame(
+  pool: pg.Pool,
+  adapter: ContentAdapter,
+  source: { apiKey: string; kind: SnapshotKind; id: string },
+  targetApiKey: string,
+  include: CopyInclude,
+  meta: WriteMeta,
+): Promise<CopyResult> {
+  checkInclude(include);
+  if (targetApiKey === source.apiKey) throw adminErrors.copyToSelf();
+  return withAfterCommit(pool, async (client, after) => {
+    const snapshot = await readSnapshot(client, source.apiKey, source.kind, source.id);
+    await lockGameRow(client, targetApiKey);
+    const autosave = await saveSnapshot(
+      client,
+      adapter,
+      targetApiKey,
+      source.kind,
+      'AUTOSAVE - Pre Copy',
+      meta,
+    );
+    after(await adapter.restore(client, targetApiKey, contentOf(snapshot), include, meta.at));
+    if (include.collaborators) await copyCollaborators(client, source.apiKey, targetApiKey);
+    await auditCopy(client, source, targetApiKey, include, meta, snapshot.config);
+    return { targetGameApiKey: targetApiKey, autosave };
+  });
+}
+
+async function auditCopy(
+  client: pg.PoolClient,
+  source: { apiKey: string; kind: SnapshotKind; id: string },
+  targetApiKey: string,
+  include: CopyInclude,
+  meta: WriteMeta,
+  config: unknown,
+): Promise<void> {
+  const area = actionArea(source.kind);
+  await auditSnapshot(client, source.apiKey, `${area}.copy`, source.id, meta, undefined, {
+    targetGameApiKey: targetApiKey,
+    include,
+  });
+  await auditSnapshot(
+    client,
+    targetApiKey,
+    `${area}.copyIn`,
+    `${source.apiKey}/${source.id}`,
+    meta,
+    undefined,
+    {
+      include,
+      config: include.config ? config : undefined,
+    },
+  );
+}
+
+/**
+ * Groups (same names take the source's levels) and collaborators of the source game, as they are now; the target's
+ * owner never becomes a collaborator, and the source's owner joins as an Administrator.
+ */
+async function copyCollaborators(client: pg.PoolClient, from: string, to: string): Promise<void> {
+  await client.query(
+    `INSERT INTO game_groups (api_key, name, permissions)
+     SELECT $2, name, permissions FROM game_groups WHERE api_key = $1
+     ON CONFLICT (api_key, name) DO UPDATE SET permissions = EXCLUDED.permissions`,
+    [from, to],
+  );
+  await client.query(
+    `INSERT INTO collaborators (api_key, email, group_names)
+     SELECT $2, c.email, c.group_names FROM collaborators c
+      WHERE c.api_key = $1 AND c.email <> (SELECT owner FROM games WHERE api_key = $2)
+     UNION ALL
+     SELECT $2, g.owner, ARRAY['Administrator'] FROM games g
+      WHERE g.api_key = $1 AND g.owner <> (SELECT owner FROM games WHERE api_key = $2)
+     ON CONFLICT (api_key, email) DO UPDATE SET group_names = EXCLUDED.group_names`,
+    [from, to],
+  );
+}

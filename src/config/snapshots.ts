@@ -1,0 +1,262 @@
+// Snapshots of a game (its configuration and meta collections) or of its Manage section: create, list, delete, revert.
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import { authErrors } from '../auth/errors.js';
+import { withTransaction } from '../store/db.js';
+import { adminErrors } from './admin-errors.js';
+import { type Db, recordAudit } from './audit.js';
+import type { WriteMeta } from './manage.js';
+
+export type SnapshotKind = 'game' | 'screens';
+
+/** What a snapshot freezes: `config` is the configuration document (or the Manage section), `meta` its rows. */
+export interface SnapshotContent {
+  config: unknown;
+  meta: unknown;
+  /** Never shown: what restoring the configuration needs beyond the document (secret hashes, sealed keys). */
+  secrets?: unknown;
+  /** The game the content was taken from (sealed values are bound to it). */
+  origin?: string | undefined;
+}
+
+/** Which parts of a snapshot a restore writes (revert: both; copy: as the include flags say). */
+export interface RestoreParts {
+  config: boolean;
+  meta: boolean;
+}
+
+/** Work that cannot join the transaction (index DDL); run once it has committed, failures logged by the adapter. */
+export type AfterCommit = () => Promise<void>;
+
+/** How one kind of snapshot reads and writes the game's working copy; both run inside the caller's transaction. */
+export interface ContentAdapter {
+  capture(client: pg.PoolClient, apiKey: string): Promise<SnapshotContent>;
+  restore(
+    client: pg.PoolClient,
+    apiKey: string,
+    content: SnapshotContent,
+    parts: RestoreParts,
+    at: number,
+  ): Promise<AfterCommit | undefined>;
+}
+
+/** Runs `work` in a transaction, then whatever it queued for after the commit. */
+export async function withAfterCommit<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient, after: (task: AfterCommit | undefined) => void) => Promise<T>,
+): Promise<T> {
+  const tasks: AfterCommit[] = [];
+  const result = await withTransaction(pool, (client) =>
+    work(client, (task) => {
+      if (task) tasks.push(task);
+    }),
+  );
+  for (const task of tasks) await task();
+  return result;
+}
+
+export interface SnapshotSummary {
+  id: string;
+  created: string;
+  createdBy: string;
+  description: string;
+  published: boolean;
+}
+
+export interface SnapshotRow {
+  id: string;
+  api_key: string;
+  kind: SnapshotKind;
+  created_at: Date;
+  created_by: string;
+  description: string;
+  config: unknown;
+  meta: unknown;
+  secrets: unknown;
+  published: boolean;
+  published_at: Date | null;
+}
+
+/** A stored snapshot as content to restore. */
+export function contentOf(row: SnapshotRow): SnapshotContent {
+  return { config: row.config, meta: row.meta, secrets: row.secrets, origin: row.api_key };
+}
+
+export const SNAPSHOT_PAGE_SIZE = 20;
+const SUMMARY_COLUMNS = 'id, created_at, created_by, description, published';
+
+export function toSummary(
+  r: Pick<SnapshotRow, 'id' | 'created_at' | 'created_by' | 'description' | 'published'>,
+) {
+  return {
+    id: r.id,
+    created: r.created_at.toISOString(),
+    createdBy: r.created_by,
+    description: r.description,
+    published: r.published,
+  };
+}
+
+/** 24 hex digits, like the ObjectIds the original platform used for snapshot ids. */
+function newSnapshotId(): string {
+  return randomBytes(12).toString('hex');
+}
+
+/** Locks the game's row (configuration writers take the same lock), 404 when it is gone. */
+export async function lockGameRow(client: pg.PoolClient, apiKey: string): Promise<void> {
+  const { rowCount } = await client.query(
+    'SELECT 1 FROM games WHERE api_key = $1 AND deleted_at IS NULL FOR UPDATE',
+    [apiKey],
+  );
+  if (!rowCount) throw authErrors.gameNotFound(apiKey);
+}
+
+export function auditSnapshot(
+  client: pg.PoolClient,
+  apiKey: string,
+  action: string,
+  target: string,
+  meta: WriteMeta,
+  before?: unknown,
+  after?: unknown,
+): Promise<void> {
+  return recordAudit(client, {
+    apiKey,
+    actor: meta.actor,
+    credential: meta.credential,
+    requestId: meta.requestId,
+    action,
+    target,
+    before,
+    after,
+    at: meta.at,
+  });
+}
+
+/** Saves the working copy as a new snapshot; inside the caller's transaction (the game row already locked). */
+export async function saveSnapshot(
+  client: pg.PoolClient,
+  adapter: ContentAdapter,
+  apiKey: string,
+  kind: SnapshotKind,
+  description: string,
+  meta: WriteMeta,
+): Promise<SnapshotSummary> {
+  const content = await adapter.capture(client, apiKey);
+  const { rows } = await client.query<SnapshotRow>(
+    `INSERT INTO admin_snapshots (id, api_key, kind, created_at, created_by, description, config, meta, secrets)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8::json, $9::json) RETURNING ${SUMMARY_COLUMNS}`,
+    [
+      newSnapshotId(),
+      apiKey,
+      kind,
+      new Date(meta.at),
+      meta.actor,
+      description,
+      JSON.stringify(content.config),
+      JSON.stringify(content.meta),
+      content.secrets === undefined ? null : JSON.stringify(content.secrets),
+    ],
+  );
+  return toSummary(rows[0] as SnapshotRow);
+}
+
+export async function createSnapshot(
+  pool: pg.Pool,
+  adapter: ContentAdapter,
+  apiKey: string,
+  kind: SnapshotKind,
+  description: string,
+  meta: WriteMeta,
+): Promise<SnapshotSummary> {
+  return withTransaction(pool, async (client) => {
+    await lockGameRow(client, apiKey);
+    const summary = await saveSnapshot(client, adapter, apiKey, kind, description, meta);
+    await auditSnapshot(client, apiKey, `${actionArea(kind)}.create`, summary.id, meta, undefined, summary);
+    return summary;
+  });
+}
+
+/** snapshot.* for game snapshots, screenSnapshot.* for those of the Manage section. */
+export function actionArea(kind: SnapshotKind): string {
+  return kind === 'game' ? 'snapshot' : 'screenSnapshot';
+}
+
+/** One page (from 1) of the game's snapshots, newest first. */
+export async function listSnapshots(
+  db: Db,
+  apiKey: string,
+  kind: SnapshotKind,
+  page: number,
+  pageSize: number,
+): Promise<SnapshotSummary[]> {
+  const { rows } = await db.query<SnapshotRow>(
+    `SELECT ${SUMMARY_COLUMNS} FROM admin_snapshots WHERE api_key = $1 AND kind = $2
+     ORDER BY created_at DESC, seq DESC LIMIT $3 OFFSET $4`,
+    [apiKey, kind, pageSize, (page - 1) * pageSize],
+  );
+  return rows.map(toSummary);
+}
+
+export async function readSnapshot(
+  db: Db,
+  apiKey: string,
+  kind: SnapshotKind,
+  id: string,
+  lock = false,
+): Promise<SnapshotRow> {
+  const { rows } = await db.query<SnapshotRow>(
+    `SELECT * FROM admin_snapshots WHERE api_key = $1 AND kind = $2 AND id = $3${lock ? ' FOR UPDATE' : ''}`,
+    [apiKey, kind, id],
+  );
+  if (!rows[0]) throw adminErrors.snapshotNotFound(id);
+  return rows[0];
+}
+
+export async function deleteSnapshot(
+  pool: pg.Pool,
+  apiKey: string,
+  kind: SnapshotKind,
+  id: string,
+  meta: WriteMeta,
+): Promise<void> {
+  await withTransaction(pool, async (client) => {
+    await lockGameRow(client, apiKey);
+    const row = await readSnapshot(client, apiKey, kind, id, true);
+    if ((await liveSnapshotIdOf(client, apiKey, kind)) === id) throw adminErrors.snapshotIsLive(id);
+    await client.query('DELETE FROM admin_snapshots WHERE id = $1', [id]);
+    await auditSnapshot(client, apiKey, `${actionArea(kind)}.delete`, id, meta, toSummary(row), undefined);
+  });
+}
+
+/**
+ * Replaces the working copy with the snapshot's content, after saving the working copy as "AUTOSAVE - Pre
+ * Revert"; one transaction, so a failure leaves both the working copy and the snapshot list as they were.
+ */
+export async function revertToSnapshot(
+  pool: pg.Pool,
+  adapter: ContentAdapter,
+  apiKey: string,
+  kind: SnapshotKind,
+  id: string,
+  meta: WriteMeta,
+): Promise<{ autosave: SnapshotSummary }> {
+  return withAfterCommit(pool, async (client, after) => {
+    await lockGameRow(client, apiKey);
+    const target = await readSnapshot(client, apiKey, kind, id);
+    const autosave = await saveSnapshot(client, adapter, apiKey, kind, 'AUTOSAVE - Pre Revert', meta);
+    const before = await adapter.capture(client, apiKey);
+    after(await adapter.restore(client, apiKey, contentOf(target), { config: true, meta: true }, meta.at));
+    await auditSnapshot(client, apiKey, `${actionArea(kind)}.revert`, id, meta, before.config, target.config);
+    return { autosave };
+  });
+}
+
+/** The snapshot the Live stage runs, or null before the first publish (and after the last unpublish). */
+export async function liveSnapshotIdOf(db: Db, apiKey: string, kind: SnapshotKind): Promise<string | null> {
+  const { rows } = await db.query<{ snapshot_id: string | null }>(
+    'SELECT snapshot_id FROM live_snapshots WHERE api_key = $1 AND kind = $2',
+    [apiKey, kind],
+  );
+  return rows[0]?.snapshot_id ?? null;
+}

@@ -1,0 +1,41 @@
+// Aggregation: the leading $match/$sort/$skip/$limit run as SQL, the remaining stages in JavaScript over
+// documents streamed from the database in batches.
+import { runPipeline, type Stage, splitPushdown } from '../query/aggregate.js';
+import { parseFilter } from '../query/filter.js';
+import { parseSort } from '../query/sort.js';
+import type { Doc } from '../query/values.js';
+import { type ReadPlan, readBatches } from './read.js';
+import type { Db, Scope } from './scope.js';
+
+const OUTPUT_BATCH = 200;
+
+export function pushdownPlan(stages: Stage[]): { plan: ReadPlan; rest: Stage[] } {
+  const { pushdown, rest } = splitPushdown(stages);
+  return {
+    plan: {
+      filter: parseFilter(pushdown.filter),
+      sort: parseSort(pushdown.sort),
+      skip: pushdown.skip,
+      limit: pushdown.limit,
+    },
+    rest,
+  };
+}
+
+async function* each(batches: AsyncIterable<Doc[]>): AsyncGenerator<Doc> {
+  for await (const batch of batches) yield* batch;
+}
+
+/** The pipeline's output documents, in batches as they come. */
+export async function* aggregateDocuments(db: Db, scope: Scope, stages: Stage[]): AsyncGenerator<Doc[]> {
+  const { plan, rest } = pushdownPlan(stages);
+  let out: Doc[] = [];
+  for await (const doc of runPipeline(rest, each(readBatches(db, scope, plan)))) {
+    out.push(doc);
+    if (out.length >= OUTPUT_BATCH) {
+      yield out;
+      out = [];
+    }
+  }
+  if (out.length > 0) yield out;
+}

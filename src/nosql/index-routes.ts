@@ -1,0 +1,77 @@
+// Routes on a collection's indexes: list, create (a key map; ?unique=true), drop.
+import { Type } from 'typebox';
+import type { App } from '../http/app.js';
+import { parseIndexKeys } from '../query/indexes.js';
+import { nosqlErrors } from './errors.js';
+import { checkIndexName, createIndex, dropIndex, listIndexes } from './indexes.js';
+import {
+  ADMIN,
+  CollectionParams,
+  collectionFor,
+  IndexParams,
+  Message,
+  NOSQL_BODY_LIMIT,
+  type NosqlEnv,
+  READ,
+  run,
+  tags,
+} from './route-support.js';
+import { checkNesting } from './wire.js';
+
+function parseUnique(raw: unknown): boolean {
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw nosqlErrors.badBody('the query parameter unique must be true or false');
+}
+
+export function registerIndexRoutes(app: App, env: NosqlEnv): void {
+  const collection = '/restv2/game/:gameApiKey/mongo/collection/:collectionName';
+
+  app.get(
+    `${collection}/indices`,
+    { config: READ, schema: { tags, summary: "List the collection's indexes", params: CollectionParams } },
+    async (request) => {
+      const { scope } = await collectionFor(env, request, 'INDEX');
+      return run(env, scope, () => listIndexes(env.pool, scope));
+    },
+  );
+
+  app.post(
+    `${collection}/index/:indexName`,
+    {
+      config: ADMIN,
+      bodyLimit: NOSQL_BODY_LIMIT,
+      schema: {
+        tags,
+        summary: 'Create an index: the body is its key map, e.g. {"level": -1, "country": 1}',
+        params: IndexParams,
+        querystring: Type.Object({
+          unique: Type.Optional(Type.String({ description: 'true for a unique index' })),
+        }),
+        body: Type.Unknown({ description: 'key map: field path to 1 (ascending) or -1 (descending)' }),
+        response: { 200: Message },
+      },
+    },
+    async (request) => {
+      const { scope } = await collectionFor(env, request, 'INDEX');
+      const name = checkIndexName(request.params.indexName);
+      checkNesting(request.body);
+      const spec = { name, keys: parseIndexKeys(request.body), unique: parseUnique(request.query.unique) };
+      await run(env, scope, () => createIndex(env.pool, scope, spec, env.ddl));
+      return { message: 'OK' };
+    },
+  );
+
+  app.delete(
+    `${collection}/index/:indexName`,
+    {
+      config: ADMIN,
+      schema: { tags, summary: 'Drop an index', params: IndexParams, response: { 200: Message } },
+    },
+    async (request) => {
+      const { scope } = await collectionFor(env, request, 'INDEX');
+      await run(env, scope, () => dropIndex(env.pool, scope, request.params.indexName, env.ddl));
+      return { message: 'OK' };
+    },
+  );
+}

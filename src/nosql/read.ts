@@ -1,0 +1,181 @@
+// Reading documents: the SELECT a filter, sort, skip and limit compile to, read in batches, and its EXPLAIN.
+import { compileFilter, type FilterNode } from '../query/filter.js';
+import { compileSort, type SortSpec } from '../query/sort.js';
+import { type Doc, fromStored, idKey, ObjectId } from '../query/values.js';
+import type { Db, Scope } from './scope.js';
+import { query } from './sql.js';
+
+export interface ReadPlan {
+  filter: FilterNode;
+  sort: SortSpec;
+  skip: number;
+  /** undefined: every match (aggregation input). */
+  limit: number | undefined;
+}
+
+interface Batch {
+  /** Unsorted reads go on after the last id read (keyset). */
+  afterId: string | undefined;
+  offset: number;
+  limit: number | undefined;
+  /** false: no ORDER BY at all, so the planner is free to use any index (a result that fits one batch). */
+  ordered?: boolean;
+}
+
+/** Small first batch: most finds return a few documents, and answer after one statement. */
+const FIRST_BATCH = 100;
+const MAX_BATCH = 1000;
+
+/**
+ * `game_id = $1 AND stage = $2 AND collection = $3 AND <filter>`. An equality on _id with a string or
+ * ObjectId also compares the id column (the primary key): such an _id has exactly one key, so it adds no
+ * wrong match and lets the planner use the primary key.
+ */
+export function whereSql(scope: Scope, filter: FilterNode, params: unknown[]): string {
+  params.push(scope.game, scope.stage, scope.collection);
+  const parts = ['game_id = $1', 'stage = $2', 'collection = $3', compileFilter(filter, 'doc', params)];
+  const id = idEquality(filter);
+  if (id !== undefined) {
+    params.push(id);
+    parts.push(`id = $${params.length}`);
+  }
+  return parts.join(' AND ');
+}
+
+function idEquality(node: FilterNode): string | undefined {
+  if (node.kind === 'and') {
+    for (const child of node.children) {
+      const id = idEquality(child);
+      if (id !== undefined) return id;
+    }
+    return undefined;
+  }
+  if (node.kind !== 'path' || node.path !== '_id' || node.pred.op !== 'cmp' || node.pred.cmp !== 'eq')
+    return undefined;
+  const v = node.pred.value;
+  return typeof v === 'string' || v instanceof ObjectId ? idKey(v) : undefined;
+}
+
+export function selectSql(
+  scope: Scope,
+  plan: ReadPlan,
+  batch: Batch,
+  columns = 'id, doc',
+): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  let where = whereSql(scope, plan.filter, values);
+  const sort = compileSort(plan.sort, 'doc');
+  if (batch.afterId !== undefined) {
+    values.push(batch.afterId);
+    where += ` AND id > $${values.length}`;
+  }
+  const order = batch.ordered === false ? '' : ` ORDER BY ${sort === '' ? 'id' : `${sort}, id`}`;
+  values.push(batch.offset);
+  let text = `SELECT ${columns} FROM nosql_documents WHERE ${where}${order} OFFSET $${values.length}`;
+  if (batch.limit !== undefined) {
+    values.push(batch.limit);
+    text += ` LIMIT $${values.length}`;
+  }
+  return { text, values };
+}
+
+/**
+ * The matching documents in batches, in sort order (then by id). Each batch is its own statement, so on the
+ * one-connection embedded store other requests run between batches; a document written meanwhile may be
+ * seen or missed, as with a MongoDB cursor.
+ */
+export function readBatches(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<Doc[]> {
+  if (plan.sort.length === 0) return readInIdOrder(db, scope, plan);
+  if (plan.limit !== undefined && plan.limit <= FIRST_BATCH) return readOnce(db, scope, plan);
+  return readSorted(db, scope, plan);
+}
+
+const toDocs = (rows: Array<{ doc: unknown }>) => rows.map((r) => fromStored(r.doc) as Doc);
+
+async function* readOnce(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<Doc[]> {
+  const stmt = selectSql(scope, plan, { afterId: undefined, offset: plan.skip, limit: plan.limit });
+  const { rows } = await query<{ id: string; doc: unknown }>(db, stmt.text, stmt.values);
+  if (rows.length > 0) yield toDocs(rows);
+}
+
+/**
+ * Unsorted. A first statement without ORDER BY asks for one row more than a batch: most finds match a few
+ * documents, and without an order the planner picks the index that finds them (with ORDER BY id it may walk
+ * the primary key instead, testing every document of the collection). When more match, the read starts
+ * again in id order, in keyset batches on the primary key, each going on after the last id read.
+ */
+async function* readInIdOrder(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<Doc[]> {
+  if (plan.skip === 0) {
+    const probe = plan.limit === undefined ? FIRST_BATCH + 1 : Math.min(plan.limit, FIRST_BATCH + 1);
+    const stmt = selectSql(scope, plan, { afterId: undefined, offset: 0, limit: probe, ordered: false });
+    const { rows } = await query<{ id: string; doc: unknown }>(db, stmt.text, stmt.values);
+    if (rows.length <= FIRST_BATCH) {
+      if (rows.length > 0) yield toDocs(rows);
+      return;
+    }
+  }
+  let fetched = 0;
+  let afterId: string | undefined;
+  let size = FIRST_BATCH;
+  for (;;) {
+    const want = plan.limit === undefined ? size : Math.min(size, plan.limit - fetched);
+    if (want <= 0) return;
+    const offset = afterId === undefined ? plan.skip : 0;
+    const stmt = selectSql(scope, plan, { afterId, offset, limit: want });
+    const { rows } = await query<{ id: string; doc: unknown }>(db, stmt.text, stmt.values);
+    fetched += rows.length;
+    if (rows.length > 0) yield toDocs(rows);
+    if (rows.length < want) return;
+    afterId = rows[rows.length - 1]!.id;
+    size = Math.min(MAX_BATCH, size * 4);
+  }
+}
+
+/**
+ * Sorted: the sort runs once, over ids only (a sort key costs a function call per document, so paging with
+ * OFFSET would sort again for every batch); the documents are then read by id in batches, in that order.
+ */
+async function* readSorted(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<Doc[]> {
+  const stmt = selectSql(scope, plan, { afterId: undefined, offset: plan.skip, limit: plan.limit }, 'id');
+  const ids = (await query<{ id: string }>(db, stmt.text, stmt.values)).rows.map((r) => r.id);
+  let size = FIRST_BATCH;
+  for (let i = 0; i < ids.length; i += size, size = Math.min(MAX_BATCH, size * 4)) {
+    const chunk = ids.slice(i, i + size);
+    const { rows } = await query<{ id: string; doc: unknown }>(
+      db,
+      `SELECT id, doc FROM nosql_documents WHERE game_id = $1 AND stage = $2 AND collection = $3 AND id = ANY($4::text[])`,
+      [scope.game, scope.stage, scope.collection, chunk],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r.doc]));
+    // A document removed since the sort is left out, as a cursor would.
+    const docs = chunk.filter((id) => byId.has(id)).map((id) => fromStored(byId.get(id)) as Doc);
+    if (docs.length > 0) yield docs;
+  }
+}
+
+export async function countMatches(db: Db, scope: Scope, filter: FilterNode): Promise<number> {
+  const values: unknown[] = [];
+  const where = whereSql(scope, filter, values);
+  const { rows } = await query<{ n: string }>(
+    db,
+    `SELECT count(*) AS n FROM nosql_documents WHERE ${where}`,
+    values,
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** PostgreSQL's plan of the first statement a find runs, as EXPLAIN (FORMAT JSON) gives it. */
+export async function explainRead(db: Db, scope: Scope, plan: ReadPlan): Promise<unknown> {
+  const unordered = plan.sort.length === 0 && plan.skip === 0;
+  const cap = unordered ? FIRST_BATCH + 1 : FIRST_BATCH;
+  const limit = plan.limit === undefined ? cap : Math.min(plan.limit, cap);
+  const batch = { afterId: undefined, offset: plan.skip, limit, ordered: !unordered };
+  const stmt = selectSql(scope, plan, batch);
+  const { rows } = await query<{ 'QUERY PLAN': unknown }>(
+    db,
+    `EXPLAIN (FORMAT JSON) ${stmt.text}`,
+    stmt.values,
+  );
+  const out = rows[0]?.['QUERY PLAN'];
+  return Array.isArray(out) ? out[0] : out;
+}

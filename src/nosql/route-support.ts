@@ -1,0 +1,121 @@
+// What the nosql route files share: the stage they serve, auth declarations, params, and the request → scope
+// → collection → action check every collection route starts with.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { Type } from 'typebox';
+import type { Context } from '../context.js';
+import type { AuthRequirement } from '../http/authenticate.js';
+import {
+  type Action,
+  type CollectionEntry,
+  type ConfiguredCollections,
+  requireActions,
+  resolveCollection,
+} from './collections.js';
+import { translateDbError, withDbErrors } from './db-errors.js';
+import type { DdlOptions } from './indexes.js';
+import { type GameScope, makeScope, type Scope, type Stage } from './scope.js';
+import { jsonArrayStream } from './wire.js';
+
+/** Everything a nosql route needs, fixed when the stage's routes are registered. */
+export interface NosqlEnv {
+  ctx: Context;
+  stage: Stage;
+  pool: pg.Pool;
+  configured: ConfiguredCollections;
+  timeoutMs: number;
+  ddl: DdlOptions;
+}
+
+export const NOSQL_BODY_LIMIT = 4 * 1024 * 1024;
+const INDEX_BUILD_TIMEOUT_MS = 10 * 60 * 1000;
+
+export function makeEnv(ctx: Context, stage: Stage, configured: ConfiguredCollections): NosqlEnv {
+  return {
+    ctx,
+    stage,
+    pool: ctx.store.pool,
+    configured,
+    timeoutMs: ctx.settings.statementTimeoutMs,
+    ddl: { concurrently: ctx.store.kind === 'postgres', buildTimeoutMs: INDEX_BUILD_TIMEOUT_MS },
+  };
+}
+
+/** The nosql role takes only JWTs: level 1 reads, 2 writes; collection administration needs nosql.admin 2. */
+export const READ: { auth: AuthRequirement } = { auth: { credentials: ['jwt'], permission: ['nosql', 1] } };
+export const WRITE: { auth: AuthRequirement } = { auth: { credentials: ['jwt'], permission: ['nosql', 2] } };
+export const ADMIN: { auth: AuthRequirement } = {
+  auth: { credentials: ['jwt'], permission: ['nosql.admin', 2] },
+};
+
+export const GameParams = Type.Object({ gameApiKey: Type.String({ minLength: 1, maxLength: 128 }) });
+export const CollectionParams = Type.Object({
+  gameApiKey: Type.String({ minLength: 1, maxLength: 128 }),
+  collectionName: Type.String({ minLength: 1, maxLength: 256 }),
+});
+export const IndexParams = Type.Object({
+  gameApiKey: Type.String({ minLength: 1, maxLength: 128 }),
+  collectionName: Type.String({ minLength: 1, maxLength: 256 }),
+  indexName: Type.String({ minLength: 1, maxLength: 256 }),
+});
+export const Message = Type.Object({ message: Type.String() });
+export const tags = ['nosql'];
+
+export function gameScope(env: NosqlEnv, request: FastifyRequest): GameScope {
+  const { gameApiKey } = request.params as { gameApiKey: string };
+  return { game: gameApiKey, stage: env.stage };
+}
+
+/** The request's collection, checked to exist in this stage and to allow every one of `actions`. */
+export async function collectionFor(
+  env: NosqlEnv,
+  request: FastifyRequest,
+  ...actions: Action[]
+): Promise<{ scope: Scope; collection: CollectionEntry }> {
+  const { gameApiKey, collectionName } = request.params as { gameApiKey: string; collectionName: string };
+  const scope = makeScope(gameApiKey, env.stage, collectionName);
+  const collection = await withDbErrors(env.pool, scope, env.timeoutMs, () =>
+    resolveCollection(env.pool, scope, env.configured),
+  );
+  requireActions(collection, env.stage, ...actions);
+  return { scope, collection };
+}
+
+/** Runs a repository call with its database errors translated (409, 400, 503). */
+export function run<T>(env: NosqlEnv, scope: Scope | undefined, fn: () => Promise<T>): Promise<T> {
+  return withDbErrors(env.pool, scope, env.timeoutMs, fn);
+}
+
+/** Batches of documents rendered as wire JSON text, with database errors translated. */
+async function* rendered<T>(
+  env: NosqlEnv,
+  scope: Scope,
+  batches: AsyncIterable<T[]>,
+  render: (item: T) => string,
+): AsyncGenerator<string[]> {
+  try {
+    for await (const batch of batches) yield batch.map(render);
+  } catch (e) {
+    throw await translateDbError(e, env.pool, scope, env.timeoutMs);
+  }
+}
+
+/**
+ * Answers a JSON array streamed from batches. The first batch is read before the answer starts, so a bad
+ * query or a timeout there is a proper error response; an answer that fits one batch is sent whole.
+ */
+export async function sendArray<T>(
+  env: NosqlEnv,
+  scope: Scope,
+  reply: FastifyReply,
+  batches: AsyncIterable<T[]>,
+  render: (item: T) => string,
+): Promise<FastifyReply> {
+  const chunks = rendered(env, scope, batches, render);
+  const first = await chunks.next();
+  reply.type('application/json; charset=utf-8');
+  if (first.done) return reply.send('[]');
+  const second = await chunks.next();
+  if (second.done) return reply.send(`[${first.value.join(',')}]`);
+  return reply.send(jsonArrayStream({ done: false, value: [...first.value, ...second.value] }, chunks));
+}

@@ -1,0 +1,31 @@
+// One statement on the store, keeping the connection after an SQL error.
+//
+// pg.Pool#query destroys its client when the statement fails. On the embedded store every client shares the
+// one PGlite connection object, and destroying a client ends that shared connection under the next client:
+// the following statements fail ("Connection terminated unexpectedly") or read another statement's rows.
+// An SQL error (one with a SQLSTATE) leaves a connection usable, so the client goes back to the pool intact.
+import pg from 'pg';
+import type { Db } from './scope.js';
+
+function isSqlError(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
+}
+
+export async function query<T extends pg.QueryResultRow = Record<string, unknown>>(
+  db: Db,
+  text: string,
+  values: unknown[] = [],
+): Promise<pg.QueryResult<T>> {
+  if (!(db instanceof pg.Pool)) return db.query<T>(text, values);
+  const client = await db.connect();
+  let failure: Error | undefined;
+  try {
+    return await client.query<T>(text, values);
+  } catch (e) {
+    if (!isSqlError(e)) failure = e as Error;
+    throw e;
+  } finally {
+    client.release(failure);
+  }
+}
