@@ -12,6 +12,7 @@ import type { Context } from './context.js';
 import { errors } from './errors.js';
 import { type App, buildApp, type RoleRegistrar } from './http/app.js';
 import { registerPlatformLayers } from './http/platform.js';
+import { registerDataAndExports } from './nosql/data-and-exports.js';
 import { registerNosqlRoutes } from './nosql/routes.js';
 import type { Settings } from './settings.js';
 import { openStore, type Store } from './store/db.js';
@@ -73,6 +74,7 @@ function registrarsFor(settings: Settings): RoleRegistrar[] {
         prefix: '/preview',
       });
     });
+    registrars.push(registerDataAndExports);
   }
   return registrars;
 }

@@ -1,0 +1,245 @@
+// Routes of the key-value data service for one stage: {stageBaseUrl}/restv2/game/{gameApiKey}/data/**.
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Context } from '../context.js';
+import type { App } from '../http/app.js';
+import type { AuthRequirement } from '../http/authenticate.js';
+import { fromWire, isDoc, toWire } from '../query/values.js';
+import { dataErrors } from './data-errors.js';
+import { parseDataQuery } from './data-query.js';
+import {
+  checkIndexedFields,
+  checkItemId,
+  type DataItem,
+  deleteAllItems,
+  deleteItem,
+  getItem,
+  putItem,
+  queryItems,
+  type TypeScope,
+} from './data-service.js';
+import { type DataType, loadDataTypes, requireDataType } from './data-types.js';
+import { withDbErrors } from './db-errors.js';
+import { NOSQL_BODY_LIMIT } from './route-support.js';
+import type { Stage } from './scope.js';
+import { checkNesting } from './wire.js';
+
+const READ: { auth: AuthRequirement } = { auth: { credentials: ['jwt'], permission: ['nosql.data', 1] } };
+const WRITE: { auth: AuthRequirement } = { auth: { credentials: ['jwt'], permission: ['nosql.data', 2] } };
+const tags = ['data'];
+/** Ten years: a longer TTL is a mistake, not a wish. */
+const MAX_TTL_SECONDS = 10 * 365 * 24 * 3600;
+
+const Game = Type.String({ minLength: 1, maxLength: 128 });
+const TypeName = Type.String({ minLength: 1, maxLength: 64 });
+const GameParams = Type.Object({ gameApiKey: Game });
+const TypeParams = Type.Object({ gameApiKey: Game, type: TypeName });
+const ItemParams = Type.Object({ gameApiKey: Game, type: TypeName, itemId: Type.String() });
+const Field = Type.Object({ name: Type.String(), type: Type.String() });
+const TypeOut = Type.Object({ shortCode: Type.String(), name: Type.String(), fields: Type.Array(Field) });
+const ItemOut = Type.Object({
+  type: Type.String(),
+  id: Type.String(),
+  data: Type.Unknown({ description: 'the item (extended JSON, relaxed)' }),
+  version: Type.Integer(),
+  expiresAt: Type.Union([Type.String({ description: 'ISO 8601' }), Type.Null()]),
+});
+const PutBody = Type.Object(
+  {
+    data: Type.Unknown({ description: 'a JSON object (extended JSON accepted)' }),
+    ttl: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0, maximum: MAX_TTL_SECONDS }), Type.Null()], {
+        description: 'seconds until the item is gone; absent, null or 0: never',
+      }),
+    ),
+    versionCheck: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description: 'write only if the stored version is this; 0: only if absent',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+const VersionQuery = Type.Object({ versionCheck: Type.Optional(Type.Integer({ minimum: 0 })) });
+const Deleted = Type.Object({ message: Type.String(), deletedCount: Type.Integer() });
+
+function wireItem(item: DataItem) {
+  return {
+    type: item.type,
+    id: item.id,
+    data: toWire(item.data),
+    version: item.version,
+    expiresAt: item.expiresAt === null ? null : new Date(item.expiresAt).toISOString(),
+  };
+}
+
+function readData(raw: unknown): DataItem['data'] {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw dataErrors.badBody('data must be a JSON object');
+  checkNesting(raw);
+  const data = fromWire(raw);
+  if (!isDoc(data)) throw dataErrors.badBody('data must be a JSON object');
+  return data;
+}
+
+interface DataEnv {
+  ctx: Context;
+  stage: Stage;
+  pool: Context['store']['pool'];
+  run<T>(fn: () => Promise<T>): Promise<T>;
+  /** The request's declared type and its scope; 404 before anything else when the type is not declared. */
+  typeOf(request: FastifyRequest): Promise<{ scope: TypeScope; type: DataType }>;
+}
+
+const BASE = '/restv2/game/:gameApiKey/data';
+const itemId = (request: FastifyRequest) => checkItemId((request.params as { itemId: string }).itemId);
+
+export function registerDataRoutes(app: App, ctx: Context, stage: Stage): void {
+  const pool = ctx.store.pool;
+  const run = <T>(fn: () => Promise<T>) => withDbErrors(pool, undefined, ctx.settings.statementTimeoutMs, fn);
+  const env: DataEnv = {
+    ctx,
+    stage,
+    pool,
+    run,
+    async typeOf(request) {
+      const p = request.params as { gameApiKey: string; type: string };
+      const type = await run(() => requireDataType(pool, p.gameApiKey, stage, p.type));
+      return { scope: { game: p.gameApiKey, stage, type: type.shortCode }, type };
+    },
+  };
+  registerTypeRoutes(app, env);
+  registerItemRoutes(app, env);
+}
+
+/** The type-wide calls: list the declared types, delete all items of one, query one. */
+function registerTypeRoutes(app: App, env: DataEnv): void {
+  const { ctx, stage, pool, run, typeOf } = env;
+  const base = BASE;
+  app.get(
+    `${base}/datatypes`,
+    {
+      config: READ,
+      schema: {
+        tags,
+        summary: 'List the declared data types',
+        params: GameParams,
+        response: { 200: Type.Array(TypeOut) },
+      },
+    },
+    async (request) => {
+      const types = await run(() => loadDataTypes(pool, request.params.gameApiKey, stage));
+      return types.map((t) => ({ shortCode: t.shortCode, name: t.name, fields: t.fields }));
+    },
+  );
+
+  app.delete(
+    `${base}/:type`,
+    {
+      config: WRITE,
+      schema: {
+        tags,
+        summary: 'Delete every item of a data type',
+        params: TypeParams,
+        response: { 200: Deleted },
+      },
+    },
+    async (request) => {
+      const { scope } = await typeOf(request);
+      return { message: 'SUCCESS', deletedCount: await run(() => deleteAllItems(pool, scope, ctx.clock())) };
+    },
+  );
+
+  app.post(
+    `${base}/:type/query`,
+    {
+      config: READ,
+      bodyLimit: NOSQL_BODY_LIMIT,
+      schema: {
+        tags,
+        summary: 'Query items on indexed fields',
+        params: TypeParams,
+        body: Type.Unknown({
+          description: '{query: {condition, rules}, sort, asc, offset, limit}, all optional',
+        }),
+        response: {
+          200: Type.Object({
+            items: Type.Array(ItemOut),
+            nextOffset: Type.Union([Type.Integer(), Type.Null()]),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const { scope, type } = await typeOf(request);
+      const query = parseDataQuery(request.body, type.shortCode, type.fields);
+      const page = await run(() => queryItems(pool, scope, query, ctx.clock()));
+      return { items: page.items.map(wireItem), nextOffset: page.nextOffset };
+    },
+  );
+}
+
+/** The calls on one item: get, put, delete. */
+function registerItemRoutes(app: App, env: DataEnv): void {
+  const { ctx, pool, run, typeOf } = env;
+  const base = BASE;
+  app.get(
+    `${base}/:type/:itemId`,
+    {
+      config: READ,
+      schema: { tags, summary: 'Get an item', params: ItemParams, response: { 200: ItemOut } },
+    },
+    async (request) => {
+      const { scope } = await typeOf(request);
+      return wireItem(await run(() => getItem(pool, scope, itemId(request), ctx.clock())));
+    },
+  );
+
+  app.put(
+    `${base}/:type/:itemId`,
+    {
+      config: WRITE,
+      bodyLimit: NOSQL_BODY_LIMIT,
+      schema: {
+        tags,
+        summary: 'Put an item (replaces its data and TTL)',
+        params: ItemParams,
+        body: PutBody,
+        response: { 200: ItemOut },
+      },
+    },
+    async (request) => {
+      const { scope, type } = await typeOf(request);
+      const id = itemId(request);
+      const data = readData(request.body.data);
+      checkIndexedFields(data, type.fields);
+      const input = {
+        data,
+        ttlSeconds: request.body.ttl ?? undefined,
+        versionCheck: request.body.versionCheck,
+      };
+      return wireItem(await run(() => putItem(pool, scope, id, input, ctx.clock())));
+    },
+  );
+
+  app.delete(
+    `${base}/:type/:itemId`,
+    {
+      config: WRITE,
+      schema: {
+        tags,
+        summary: 'Delete an item',
+        params: ItemParams,
+        querystring: VersionQuery,
+        response: { 200: Deleted },
+      },
+    },
+    async (request) => {
+      const { scope } = await typeOf(request);
+      const id = itemId(request);
+      await run(() => deleteItem(pool, scope, id, ctx.clock(), request.query.versionCheck));
+      return { message: 'SUCCESS', deletedCount: 1 };
+    },
+  );
+}
