@@ -1,10 +1,18 @@
 // `npm run bench [suite ...]`: runs the named suites (all by default) and writes bench/results/<suite>.json.
+import { benchAuth } from './auth.js';
+import { benchExports } from './exports.js';
 import { benchFoundation } from './foundation.js';
 import { benchLimits } from './limits.js';
+import { benchNosql } from './nosql.js';
+import { benchRuntime } from './runtime.js';
 
 const suites: Record<string, () => Promise<void>> = {
   foundation: benchFoundation,
+  auth: benchAuth,
   limits: benchLimits,
+  nosql: benchNosql,
+  runtime: benchRuntime,
+  exports: benchExports,
 };
 
 const wanted = process.argv.slice(2);

@@ -14,6 +14,7 @@ import { type App, buildApp, type RoleRegistrar } from './http/app.js';
 import { registerPlatformLayers } from './http/platform.js';
 import { registerDataAndExports } from './nosql/data-and-exports.js';
 import { registerNosqlRoutes } from './nosql/routes.js';
+import { registerRuntimeRoutes } from './runtime/routes.js';
 import type { Settings } from './settings.js';
 import { openStore, type Store } from './store/db.js';
 import { migrate } from './store/migrate.js';
@@ -75,6 +76,7 @@ function registrarsFor(settings: Settings): RoleRegistrar[] {
       });
     });
     registrars.push(registerDataAndExports);
+    registrars.push((app, ctx) => registerRuntimeRoutes(app, ctx));
   }
   return registrars;
 }

@@ -3,9 +3,11 @@ import type { FastifyRequest } from 'fastify';
 import type { LoggerOptions } from 'pino';
 
 const SECRET_QUERY = /([?&](?:X-SVCAccessToken|X-SVC-JWT|signature|secret|password)=)[^&#]*/gi;
+// Runtime requests carry a credential's secret in the path: /rs/{credential}/{secret}/{RequestName}.
+const RUNTIME_SECRET = /(\/rs\/[^/?#]*\/)[^/?#]*/;
 
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY, '$1[REDACTED]');
+  return url.replace(SECRET_QUERY, '$1[REDACTED]').replace(RUNTIME_SECRET, '$1[REDACTED]');
 }
 
 export function loggerOptions(level: string): LoggerOptions {

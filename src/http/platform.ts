@@ -14,16 +14,19 @@ import type { App } from './app.js';
 import { authenticationHook } from './authenticate.js';
 
 const RUNTIME_PATH = /^\/(?:live|preview)\/rs\//;
+const TOKEN_CHECK_ROUTE = '/restv2/auth/user/token';
 const CONFIG_ROUTE = /^\/restv2\/game\/:(?:apiKey|gameApiKey)\/config(?:\/|$)/;
 
 /** Which limits a request falls under: unauthenticated routes are not counted; the runtime API has its own. */
 export function classifyRequest(request: FastifyRequest): RequestClass {
   const params = (request.params ?? {}) as Record<string, string | undefined>;
-  const game = params.apiKey ?? params.gameApiKey ?? params.apiKeyOrCredential;
+  // Runtime URLs name a credential, not a game: the runtime routes resolve it first (request.runtimeGame).
+  const game = request.runtimeGame ?? params.apiKey ?? params.gameApiKey ?? params.apiKeyOrCredential;
   if (RUNTIME_PATH.test(request.url)) return { kind: 'runtime', game, configWrite: false };
   const principal = request.playbaseAuth;
-  if (!principal) return { kind: 'none', configWrite: false };
   const route = request.routeOptions.url ?? '';
+  // A split config server checking a caller's token has already counted the caller's request.
+  if (!principal || route === TOKEN_CHECK_ROUTE) return { kind: 'none', configWrite: false };
   return {
     kind: 'management',
     user: principal.username,

@@ -1,0 +1,185 @@
+// Posting an event to a leaderboard: the player's entry on each board it feeds, its mirror document, its bucket.
+import type pg from 'pg';
+import {
+  type Doc,
+  fromStored,
+  idKey,
+  ObjectId,
+  setField,
+  storedText,
+  toStored,
+  type Value,
+} from '../query/values.js';
+import {
+  BOARD_WHERE,
+  boardParams,
+  boardShortCode,
+  openBoard,
+  type Partition,
+  partitionOf,
+  WHOLE,
+} from './boards.js';
+import { collect } from './collectors.js';
+import type { GameStage } from './doc-store.js';
+import type { AttributeValues } from './event-attributes.js';
+import { entryOrder, valuesKey } from './ordering.js';
+import type { BucketChange } from './rank-buckets.js';
+import type { LeaderboardPlan } from './runtime-config.js';
+
+export interface Poster {
+  playerId: string;
+  userName: string | null;
+  event: string;
+  values: AttributeValues;
+  nowMs: number;
+}
+
+interface EntryRow {
+  ord: Buffer;
+  vals: unknown[];
+  when_ms: string;
+  doc_id: string;
+}
+
+/** The entry's mirror in <shortCode>-leaderboard; without rank, which moves with every other entry's change. */
+function mirrorDoc(
+  lb: LeaderboardPlan,
+  partition: Partition,
+  poster: Poster,
+  entry: { docId: string; values: unknown[]; whenMs: number },
+): Doc {
+  const doc: Doc = {
+    _id: ObjectId.createFromHexString(entry.docId),
+    leaderboardShortCode: boardShortCode(lb, partition),
+    userId: poster.playerId,
+    userName: poster.userName,
+  };
+  for (const [attribute, v] of Object.entries(partition.values)) setField(doc, attribute, v as Value);
+  lb.fields.forEach((f, i) => {
+    // Two fields with one collector code: the first one names the value.
+    if (entry.values[i] !== undefined && !Object.hasOwn(doc, f.attribute))
+      setField(doc, f.attribute, entry.values[i] as Value);
+  });
+  doc.when = new Date(entry.whenMs);
+  return doc;
+}
+
+/** The board (undefined: not made yet) and the player's entry on it, locked, in one statement. */
+async function lockBoardEntry(
+  client: pg.PoolClient,
+  gs: GameStage,
+  lb: LeaderboardPlan,
+  partition: Partition,
+  poster: Poster,
+): Promise<{ boardId: string; entry: EntryRow | undefined } | undefined> {
+  const { rows } = await client.query<{ board_id: string } & { [K in keyof EntryRow]: EntryRow[K] | null }>({
+    name: 'runtime-board-entry-lock',
+    text: `SELECT b.board_id, e.ord, e.vals, e.when_ms, e.doc_id FROM runtime_boards b
+     LEFT JOIN LATERAL (SELECT ord, vals, when_ms, doc_id FROM runtime_entries x
+                        WHERE x.board_id = b.board_id AND x.player_id = $7 FOR UPDATE) e ON true
+     WHERE ${BOARD_WHERE}`,
+    values: [...boardParams(gs, lb, partition.code, poster.nowMs), poster.playerId],
+  });
+  const row = rows[0];
+  if (!row) return undefined;
+  return { boardId: row.board_id, entry: row.ord === null ? undefined : (row as unknown as EntryRow) };
+}
+
+/** Stored entry values back in memory; null in the JSON array means "no value". */
+function valuesOf(row: EntryRow): unknown[] {
+  return row.vals.map((v) => (v === null ? undefined : fromStored(v)));
+}
+
+// The entry and its mirror document in one statement; on a new entry the mirror is written only if the entry
+// was (a concurrent first post of the same player wins the insert, and this one reads its entry and retries).
+const WRITE_ENTRY = (insert: boolean) => `
+  WITH e AS (
+    ${
+      insert
+        ? `INSERT INTO runtime_entries (board_id, player_id, ord, vals, when_ms, user_name, doc_id)
+           VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7) ON CONFLICT (board_id, player_id) DO NOTHING`
+        : `UPDATE runtime_entries SET ord = $3, vals = $4::jsonb, when_ms = $5, user_name = $6
+           WHERE board_id = $1 AND player_id = $2 AND doc_id = $7`
+    } RETURNING 1)
+  INSERT INTO nosql_documents (game_id, stage, collection, id, doc)
+  SELECT $8, $9, $10, $11, $12::jsonb FROM e
+  ON CONFLICT (game_id, stage, collection, id) DO UPDATE SET doc = EXCLUDED.doc`;
+
+/** Writes the entry; false when a concurrent first post made it first. */
+async function writeEntry(
+  client: pg.PoolClient,
+  gs: GameStage,
+  lb: LeaderboardPlan,
+  partition: Partition,
+  poster: Poster,
+  entry: { insert: boolean; boardId: string; ord: Buffer; values: unknown[]; whenMs: number; docId: string },
+): Promise<boolean> {
+  const vals = JSON.stringify(entry.values.map((v) => (v === undefined ? null : toStored(v as Value))));
+  const doc = mirrorDoc(lb, partition, poster, entry);
+  const { rowCount } = await client.query({
+    name: entry.insert ? 'runtime-entry-insert' : 'runtime-entry-update',
+    text: WRITE_ENTRY(entry.insert),
+    values: [
+      entry.boardId,
+      poster.playerId,
+      entry.ord,
+      vals,
+      entry.whenMs,
+      poster.userName,
+      entry.docId,
+      gs.game,
+      gs.stage,
+      lb.collection,
+      idKey(doc._id as Value),
+      storedText(doc),
+    ],
+  });
+  return rowCount === 1;
+}
+
+async function postToBoard(
+  client: pg.PoolClient,
+  gs: GameStage,
+  lb: LeaderboardPlan,
+  partition: Partition,
+  poster: Poster,
+): Promise<BucketChange[]> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const found = await lockBoardEntry(client, gs, lb, partition, poster);
+    const boardId = found?.boardId ?? (await openBoard(client, gs, lb, partition, poster.nowMs));
+    const row = found?.entry;
+    const result = collect(
+      row ? valuesOf(row) : undefined,
+      lb.fields,
+      poster.values,
+      (i) => lb.fields[i]?.event === poster.event,
+    );
+    if (!result.changed) return [];
+    // `when` is when the ranking values were reached: a tie goes to whoever got there first.
+    const whenMs = row && !result.rankingChanged ? Number(row.when_ms) : poster.nowMs;
+    const ord = entryOrder(valuesKey(lb.fields, result.next), whenMs, poster.playerId);
+    const docId = row?.doc_id ?? new ObjectId().toHexString();
+    const entry = { insert: !row, boardId, ord, values: result.next, whenMs, docId };
+    if (!(await writeEntry(client, gs, lb, partition, poster, entry))) continue;
+    if (!row) return [{ boardId, key: ord, delta: 1 }];
+    if (row.ord.equals(ord)) return [];
+    return [
+      { boardId, key: row.ord, delta: -1 },
+      { boardId, key: ord, delta: 1 },
+    ];
+  }
+  throw new Error(`leaderboard ${boardShortCode(lb, partition)}: entry neither readable nor insertable`);
+}
+
+/** Posts to the whole leaderboard and to the event's partition of it; answers the bucket changes to apply. */
+export async function postToLeaderboard(
+  client: pg.PoolClient,
+  gs: GameStage,
+  lb: LeaderboardPlan,
+  poster: Poster,
+): Promise<BucketChange[]> {
+  const partition = partitionOf(lb, poster.values);
+  const changes = await postToBoard(client, gs, lb, WHOLE, poster);
+  if (partition) changes.push(...(await postToBoard(client, gs, lb, partition, poster)));
+  return changes;
+}

@@ -1,0 +1,63 @@
+// LogEventRequest's core: one transaction updates every running total and leaderboard the event feeds.
+import type pg from 'pg';
+import { withTransaction } from '../store/db.js';
+import type { GameStage } from './doc-store.js';
+import type { AttributeValues } from './event-attributes.js';
+import { postToLeaderboard } from './leaderboard-write.js';
+import { applyBucketChanges, type BucketChange } from './rank-buckets.js';
+import { updateRunningTotal } from './running-totals.js';
+import type { EventPlan } from './runtime-config.js';
+
+// Deadlock, serialization failure, and a board deleted by the writer that opened the next period (FK): all
+// transient races between writers; the whole transaction runs again.
+const RETRIED = new Set(['40P01', '40001', '23503']);
+const ATTEMPTS = 5;
+
+export async function withRetry<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (attempt >= ATTEMPTS || !code || !RETRIED.has(code)) throw e;
+    }
+  }
+}
+
+export interface LoggedEvent {
+  plan: EventPlan;
+  values: AttributeValues;
+  playerId: string;
+  userName: string | null;
+  nowMs: number;
+}
+
+/**
+ * Running totals first, then leaderboard entries, then the shared rank buckets in one global order: per-player
+ * rows are locked before shared ones, so concurrent events wait for each other at most, never in a cycle.
+ */
+export async function applyEvent(
+  pool: pg.Pool,
+  gs: GameStage,
+  e: LoggedEvent,
+  bucketSize?: number,
+): Promise<void> {
+  await withRetry(() =>
+    withTransaction(pool, async (client) => {
+      for (const rt of e.plan.runningTotals) {
+        await updateRunningTotal(client, gs, rt, e.playerId, e.values, e.nowMs);
+      }
+      const changes: BucketChange[] = [];
+      const poster = {
+        playerId: e.playerId,
+        userName: e.userName,
+        event: e.plan.shortCode,
+        values: e.values,
+        nowMs: e.nowMs,
+      };
+      for (const lb of e.plan.leaderboards)
+        changes.push(...(await postToLeaderboard(client, gs, lb, poster)));
+      await applyBucketChanges(client, changes, bucketSize);
+    }),
+  );
+}

@@ -1,0 +1,126 @@
+// The runtime requests API, server to server: POST {stageBaseUrl}/rs/{credential}/{secret}/{RequestName}.
+//
+// The credential is checked in the route's onRequest hook, before the body is read and before the limits
+// layer counts the request: the game it names is what the runtime fair-use limit is counted against.
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Context } from '../context.js';
+import type { App } from '../http/app.js';
+import { createConfigCache } from './config-cache.js';
+import { type CredentialCache, createCredentialCache } from './credentials.js';
+import type { Stage } from './doc-store.js';
+import { runtimeErrors } from './errors.js';
+import { aroundMe, leaderboardData, logEvent } from './game-requests.js';
+import { DEFAULT_LOCKOUT, type LockoutPolicy } from './login-lockout.js';
+import { accountDetails, authentication, deviceAuthentication, registration } from './player-requests.js';
+import type { RequestHandler, RuntimeEnv } from './request-kit.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The game a runtime request's credential belongs to (set before the limits layer runs). */
+    runtimeGame?: string;
+  }
+}
+
+export const RUNTIME_BODY_LIMIT = 256 * 1024;
+
+/** Each request, with the @class of its answer. */
+const REQUESTS: Record<string, { handler: RequestHandler; answer: string }> = {
+  RegistrationRequest: { handler: registration, answer: '.RegistrationResponse' },
+  AuthenticationRequest: { handler: authentication, answer: '.AuthenticationResponse' },
+  DeviceAuthenticationRequest: { handler: deviceAuthentication, answer: '.AuthenticationResponse' },
+  AccountDetailsRequest: { handler: accountDetails, answer: '.AccountDetailsResponse' },
+  LogEventRequest: { handler: logEvent, answer: '.LogEventResponse' },
+  LeaderboardDataRequest: { handler: leaderboardData, answer: '.LeaderboardDataResponse' },
+  AroundMeLeaderboardRequest: { handler: aroundMe, answer: '.AroundMeLeaderboardResponse' },
+};
+
+export interface RuntimeOptions {
+  lockout?: LockoutPolicy;
+  /** How long a read configuration version or credential is trusted (default 1000 ms). */
+  maxAgeMs?: number;
+}
+
+const Params = Type.Object({
+  credential: Type.String({ minLength: 1, maxLength: 200 }),
+  secret: Type.String({ minLength: 1, maxLength: 200 }),
+  requestName: Type.String({ minLength: 1, maxLength: 100 }),
+});
+const AnswerSchema = Type.Object(
+  {
+    '@class': Type.String(),
+    error: Type.Optional(Type.Record(Type.String(), Type.String())),
+    requestId: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: true },
+);
+
+function bodyObject(body: unknown, requestName: string): Record<string, unknown> {
+  if (body === undefined) return {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw runtimeErrors.badBody('expected a JSON object');
+  const cls = (body as Record<string, unknown>)['@class'];
+  if (cls !== undefined && cls !== `.${requestName}`) {
+    throw runtimeErrors.badBody(
+      `@class ${String(cls).slice(0, 100)} does not match the URL's ${requestName}`,
+    );
+  }
+  return body as Record<string, unknown>;
+}
+
+function registerStage(app: App, env: RuntimeEnv, credentials: CredentialCache): void {
+  const checkCredential = async (request: FastifyRequest) => {
+    const { credential, secret } = request.params as { credential: string; secret: string };
+    const game = await credentials.resolve(env.pool, env.stage, credential, secret);
+    if (game === null) throw runtimeErrors.badCredential();
+    request.runtimeGame = game;
+  };
+  app.post(
+    '/rs/:credential/:secret/:requestName',
+    {
+      bodyLimit: RUNTIME_BODY_LIMIT,
+      onRequest: checkCredential,
+      schema: {
+        tags: ['runtime'],
+        summary:
+          'Run a request as a game server (RegistrationRequest, LogEventRequest, ...); see docs/runtime.md',
+        params: Params,
+        body: Type.Unknown({ description: 'The request: its fields, @class optional; requestId is echoed' }),
+        response: { 200: AnswerSchema },
+      },
+    },
+    async (request) => {
+      const { requestName } = request.params;
+      const known = Object.hasOwn(REQUESTS, requestName) ? REQUESTS[requestName] : undefined;
+      if (!known) throw runtimeErrors.unknownRequest(requestName.slice(0, 100));
+      const body = bodyObject(request.body, requestName);
+      const gs = { game: request.runtimeGame as string, stage: env.stage };
+      const answer = await known.handler({ env, gs, body });
+      const requestId = body.requestId;
+      return { '@class': known.answer, ...answer, ...(requestId === undefined ? {} : { requestId }) };
+    },
+  );
+}
+
+/** Registers the requests API of both stages, under /live and /preview (the stage base URLs). */
+export async function registerRuntimeRoutes(
+  app: App,
+  ctx: Context,
+  options: RuntimeOptions = {},
+): Promise<void> {
+  const monotonic = () => performance.now();
+  const configs = createConfigCache({ now: monotonic, maxAgeMs: options.maxAgeMs });
+  const credentials = createCredentialCache(monotonic, options.maxAgeMs);
+  for (const stage of ['live', 'preview'] as Stage[]) {
+    const env: RuntimeEnv = {
+      pool: ctx.store.pool,
+      stage,
+      clock: ctx.clock,
+      configs,
+      lockout: options.lockout ?? DEFAULT_LOCKOUT,
+    };
+    await app.register(async (scope) => registerStage(scope as App, env, credentials), {
+      prefix: `/${stage}`,
+    });
+  }
+}
