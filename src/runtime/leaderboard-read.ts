@@ -2,6 +2,7 @@
 // statement (one snapshot), so the ranks it answers agree with each other even while writers post.
 import type pg from 'pg';
 import { fromStored } from '../query/values.js';
+import { withTransaction } from '../store/db.js';
 import type { Db } from './doc-store.js';
 
 export interface RankedEntry {
@@ -33,19 +34,8 @@ function ranked(rows: EntryRow[], firstRank: number): RankedEntry[] {
 }
 
 /** Runs several reads in one REPEATABLE READ snapshot, so the parts of one answer agree. */
-export async function withSnapshot<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const result = await fn(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    client.release();
-  }
+export function withSnapshot<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withTransaction(pool, fn, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
 }
 
 export async function countEntries(db: Db, boardId: string): Promise<number> {

@@ -98,14 +98,15 @@ async function openPglite(options: StoreOptions): Promise<Store> {
   }
 }
 
-/** Runs `fn` in a transaction on one client; rolls back on any throw. */
+/** Runs `fn` in a transaction on one client; rolls back on any throw. `begin` may ask for another isolation. */
 export async function withTransaction<T>(
   pool: pg.Pool,
   fn: (client: pg.PoolClient) => Promise<T>,
+  begin = 'BEGIN',
 ): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    await client.query(begin);
     const result = await fn(client);
     await client.query('COMMIT');
     return result;

@@ -1,40 +1,18 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLoopbackTls } from '../../src/config/push/test-peers.js';
 import type { App } from '../../src/http/app.js';
 import { startTestServer } from '../harness.js';
 
 function makeCertificate(dir: string): { cert: string; key: string } {
-  const cert = join(dir, 'cert.pem');
-  const key = join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      '-days',
-      '1',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ],
-    { stdio: 'ignore' },
-  );
-  return { cert, key };
+  const { cert, key } = createLoopbackTls();
+  writeFileSync(join(dir, 'cert.pem'), cert);
+  writeFileSync(join(dir, 'key.pem'), key);
+  return { cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') };
 }
 
 function httpsGet(
