@@ -120,14 +120,12 @@ export async function getCollaborator(pool: pg.Pool, apiKey: string, email: stri
   return { email: rows[0].email, groupNames: rows[0].group_names };
 }
 
-export async function addCollaborator(
-  pool: pg.Pool,
-  apiKey: string,
-  owner: string,
-  c: Collaborator,
-): Promise<Collaborator> {
+export async function addCollaborator(pool: pg.Pool, apiKey: string, c: Collaborator): Promise<Collaborator> {
   const email = normalizeUsername(c.email);
-  if (email === owner) throw authErrors.ownerIsNotCollaborator();
+  const { rows: owners } = await pool.query<{ owner: string }>('SELECT owner FROM games WHERE api_key = $1', [
+    apiKey,
+  ]);
+  if (email === owners[0]?.owner) throw authErrors.ownerIsNotCollaborator();
   const groupNames = [...new Set(c.groupNames)];
   await checkGroupsExist(pool, apiKey, groupNames);
   const { rows } = await pool.query('SELECT 1 FROM accounts WHERE username = $1', [email]);

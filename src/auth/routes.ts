@@ -399,17 +399,8 @@ function registerCollaborators(app: App, ctx: Context): void {
   app.post(
     `${base}/collaborators`,
     { config: game('admin.permissions', 2), schema: { tags, params: ApiKeyParams, body: CollaboratorBody } },
-    async (request, reply) => {
-      const owner =
-        (
-          await pool.query<{ owner: string }>('SELECT owner FROM games WHERE api_key = $1', [
-            request.params.apiKey,
-          ])
-        ).rows[0]?.owner ?? '';
-      return reply
-        .code(201)
-        .send(await collab.addCollaborator(pool, request.params.apiKey, owner, request.body));
-    },
+    async (request, reply) =>
+      reply.code(201).send(await collab.addCollaborator(pool, request.params.apiKey, request.body)),
   );
   app.get(
     `${base}/collaborators/:email`,
