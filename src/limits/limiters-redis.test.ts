@@ -53,8 +53,8 @@ describe.skipIf(!redisUrl)('redis limiters shared by two processes', () => {
     const calls = Array.from({ length: 700 }, (_, i) => (i % 2 ? a : b).consumeManagement(`user-${i}`, game));
     const allowed = (await Promise.all(calls)).filter((r) => r.allowed).length;
     expect(allowed).toBe(600);
-    // Past the limit each process refuses the game from memory, so Redis saw at least the first refusal.
-    expect(Number(await inspector.get(`${keyPrefix}:rl:game:${game}`))).toBeGreaterThan(600);
+    // Points are leased from Redis in blocks, never past the limit: the window's count stops at 600.
+    expect(await inspector.get(`${keyPrefix}:rl:game:${game}`)).toBe('600');
   });
 
   it('350 requests of one user spread over two processes → exactly 300 allowed', async () => {
@@ -80,13 +80,66 @@ describe.skipIf(!redisUrl)('redis limiters shared by two processes', () => {
     });
   });
 
-  it('a request refused per game in one process → its user point given back in Redis', async () => {
-    const [a, b] = await twoProcesses({ perGamePerMinute: 2 });
+  it('a request refused per game → its user point given back', async () => {
+    const [a, b] = await twoProcesses({ perGamePerMinute: 2, perUserPerMinute: 1 });
     const game = `game-${randomUUID()}`;
-    await a.consumeManagement('x', game);
-    await b.consumeManagement('x', game);
-    expect((await a.consumeManagement('dave', game)).scope).toBe('game');
-    expect(await inspector.get(`${keyPrefix}:rl:user:dave`)).toBe('0');
+    const dave = `dave-${randomUUID()}`;
+    expect((await a.consumeManagement(`x-${game}`, game)).allowed).toBe(true);
+    expect((await b.consumeManagement(`y-${game}`, game)).allowed).toBe(true);
+    expect(await a.consumeManagement(dave, game)).toMatchObject({ allowed: false, scope: 'game' });
+    // dave's one request a minute was not spent by the refused request.
+    expect(await a.consumeManagement(dave, `other-${game}`)).toMatchObject({ allowed: true, scope: 'user' });
+    expect(await a.consumeManagement(dave, `other-${game}`)).toMatchObject({ allowed: false, scope: 'user' });
+    expect(await b.consumeManagement(dave, `other-${game}`)).toMatchObject({ allowed: false, scope: 'user' });
+  });
+
+  it('points leased by one process → at most a 32nd of the window unused, spent by it later; never past the limit', async () => {
+    const [a, b] = await twoProcesses();
+    const game = `game-${randomUUID()}`;
+    const allowedOf = async (limiters: Limiters, n: number) => {
+      let allowed = 0;
+      for (let i = 0; i < n; i++) if ((await limiters.consumeManagement(undefined, game)).allowed) allowed++;
+      return allowed;
+    };
+    expect(await allowedOf(a, 40)).toBe(40);
+    const leased = Number(await inspector.get(`${keyPrefix}:rl:game:${game}`));
+    expect(leased).toBeGreaterThanOrEqual(40);
+    expect(leased).toBeLessThanOrEqual(40 + 600 / 32);
+    expect(await allowedOf(b, 600)).toBe(600 - leased);
+    expect(await allowedOf(a, 30)).toBe(leased - 40);
+    expect(await inspector.get(`${keyPrefix}:rl:game:${game}`)).toBe('600');
+  });
+
+  it('one request → one point on each counter, both windows a minute long', async () => {
+    const [a] = await twoProcesses();
+    const user = `user-${randomUUID()}`;
+    const game = `game-${randomUUID()}`;
+    expect(await a.consumeManagement(user, game)).toMatchObject({
+      allowed: true,
+      scope: 'user',
+      remaining: 299,
+    });
+    for (const key of [`${keyPrefix}:rl:user:${user}`, `${keyPrefix}:rl:game:${game}`]) {
+      expect(await inspector.get(key)).toBe('1');
+      const ttl = await inspector.pttl(key);
+      expect(ttl).toBeGreaterThan(55_000);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+    }
+  });
+
+  it('scripts flushed from Redis (a restart) → the counting script is loaded again, counts go on', async () => {
+    const [a] = await twoProcesses();
+    const user = `user-${randomUUID()}`;
+    const game = `game-${randomUUID()}`;
+    expect((await a.consumeManagement(user, game)).allowed).toBe(true);
+    await inspector.script('FLUSH');
+    expect(await a.consumeManagement(user, game)).toMatchObject({
+      allowed: true,
+      scope: 'user',
+      remaining: 298,
+    });
+    // The second request leased a new block of the game's window through the reloaded script.
+    expect(Number(await inspector.get(`${keyPrefix}:rl:game:${game}`))).toBeGreaterThanOrEqual(2);
   });
 
   it('10 slots held across two processes → the 11th refused in either, free again after a release', async () => {

@@ -2,6 +2,7 @@
 import type { Redis } from 'ioredis';
 import { type Counter, type CountResult, createCounter } from './counter.js';
 import { createRedisHealth } from './redis-health.js';
+import { createSharedCounters, type SharedCounterSpec } from './shared-counters.js';
 import { createSlotPool } from './slots.js';
 import type { LimitsLogger, RateResult, RateScope, ReleaseSlot } from './types.js';
 
@@ -53,7 +54,10 @@ const NOT_COUNTED: RateResult = {
   retryAfterSeconds: 0,
 };
 
-function toRateResult(scope: RateScope, count: CountResult): RateResult {
+function toRateResult(
+  scope: RateScope,
+  count: Pick<CountResult, 'allowed' | 'limit' | 'remaining' | 'msBeforeNext'>,
+): RateResult {
   const resetSeconds = Math.max(0, Math.ceil(count.msBeforeNext / 1000));
   return {
     allowed: count.allowed,
@@ -77,11 +81,19 @@ export function createLimiters(options: LimitersOptions): Limiters {
     clock: options.clock ?? Date.now,
     probeIntervalMs: options.redisProbeIntervalMs ?? 1000,
   });
-  const counter = (name: string, points: number, durationSec: number): Counter | undefined =>
-    points > 0 ? createCounter({ name, points, durationSec, keyPrefix, redis, health }) : undefined;
-  const perUser = counter('user', options.perUserPerMinute, 60);
-  const perGame = counter('game', options.perGamePerMinute, 60);
-  const runtime = counter('runtime', options.runtimePerGamePerSecond, 1);
+  const counter = (
+    name: string,
+    points: number,
+    durationSec: number,
+    store: Redis | undefined,
+  ): Counter | undefined =>
+    points > 0 ? createCounter({ name, points, durationSec, keyPrefix, redis: store, health }) : undefined;
+  // Management requests: in Redis both counters are taken by one script (one round trip, atomic); the
+  // in-memory counters below are the fallback while Redis is unreachable.
+  const shared = redis ? createSharedCounters(redis, 60_000, options.clock ?? Date.now) : undefined;
+  const perUser = counter('user', options.perUserPerMinute, 60, undefined);
+  const perGame = counter('game', options.perGamePerMinute, 60, undefined);
+  const runtime = counter('runtime', options.runtimePerGamePerSecond, 1, redis);
   const slots =
     options.concurrentConfigWrites > 0
       ? createSlotPool({
@@ -93,7 +105,34 @@ export function createLimiters(options: LimitersOptions): Limiters {
         })
       : undefined;
 
+  async function consumeManagementShared(
+    counted: { scope: RateScope; spec: SharedCounterSpec }[],
+  ): Promise<RateResult | undefined> {
+    if (!shared || !health.shouldTry()) return undefined;
+    try {
+      const counts = await shared.consume(counted.map((c) => c.spec));
+      if (counts.some((c) => c.reachedStore)) health.recordSuccess();
+      const refused = counts.find((c) => !c.allowed);
+      // Allowed: the counter with the fewest points left (the user's on a tie) describes the request.
+      const chosen = refused ?? counts.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+      return toRateResult(counted[chosen.index]?.scope ?? 'none', chosen);
+    } catch (err) {
+      health.recordFailure(err);
+      return undefined;
+    }
+  }
+
   async function consumeManagement(user: string | undefined, game: string | undefined): Promise<RateResult> {
+    const counted: { scope: RateScope; spec: SharedCounterSpec }[] = [];
+    if (perUser && user !== undefined) {
+      counted.push({ scope: 'user', spec: { key: `${keyPrefix}:rl:user:${user}`, points: perUser.limit } });
+    }
+    if (perGame && game !== undefined) {
+      counted.push({ scope: 'game', spec: { key: `${keyPrefix}:rl:game:${game}`, points: perGame.limit } });
+    }
+    if (counted.length === 0) return NOT_COUNTED;
+    const sharedResult = await consumeManagementShared(counted);
+    if (sharedResult) return sharedResult;
     const userCount = perUser && user !== undefined ? await perUser.consume(user) : undefined;
     if (userCount && !userCount.allowed) return toRateResult('user', userCount);
     const gameCount = perGame && game !== undefined ? await perGame.consume(game) : undefined;
