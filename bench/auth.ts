@@ -84,10 +84,11 @@ export async function benchAuth(): Promise<void> {
   try {
     const { server, store } = await start(cleanups);
     const { apiKey, token, jwt } = await credentialsOn(server.url);
-    const open = { url: `${server.url}/bench/open/${apiKey}` };
+    const pid = server.child.pid === undefined ? {} : { serverPid: server.child.pid };
+    const open = { url: `${server.url}/bench/open/${apiKey}`, ...pid };
     const guarded = `${server.url}/bench/auth/${apiKey}`;
-    const byJwt = { url: guarded, headers: { 'x-svc-jwt': jwt } };
-    const byToken = { url: guarded, headers: { 'x-svcaccesstoken': token } };
+    const byJwt = { url: guarded, headers: { 'x-svc-jwt': jwt }, ...pid };
+    const byToken = { url: guarded, headers: { 'x-svcaccesstoken': token }, ...pid };
     console.log(`store: ${store}; ${BASELINE_WHY}`);
     await load('warm-up open', { ...open, durationS: 2 });
     await load('warm-up jwt', { ...byJwt, durationS: 2 });

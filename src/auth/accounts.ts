@@ -78,10 +78,8 @@ export async function updateAccount(
   nowMs: number,
 ): Promise<Account> {
   const current = await getAccount(pool, username);
-  const hash =
-    change.password !== undefined
-      ? (checkPassword(change.password), await hashPassword(change.password))
-      : null;
+  if (change.password !== undefined) checkPassword(change.password);
+  const hash = change.password !== undefined ? await hashPassword(change.password) : null;
   const { rows } = await pool.query<AccountRow>(
     `UPDATE accounts SET disabled = COALESCE($2, disabled), password_hash = COALESCE($3, password_hash),
        country = COALESCE($4, country), updated_at = $5 WHERE username = $1 RETURNING ${COLUMNS}`,

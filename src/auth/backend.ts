@@ -2,12 +2,13 @@
 import type { Redis } from 'ioredis';
 import type { Context } from '../context.js';
 import { type Account, normalizeUsername, verifyLogin } from './accounts.js';
+import { type AuthCache, createAuthCache } from './auth-cache.js';
 import { authErrors } from './errors.js';
 import { type GameAccess, resolveGameAccess } from './game-access.js';
 import { type GameClaims, type JwtVerifier, localJwtVerifier, remoteJwtVerifier } from './jwt.js';
 import { createKeyRing, type KeyRing } from './keys.js';
 import { createLoginGuard } from './login-guard.js';
-import { type TokenOwner, verifyAccessToken } from './tokens.js';
+import { type TokenOwner, tokenCacheKey, verifyAccessToken } from './tokens.js';
 
 export interface AuthBackend {
   keys: KeyRing | undefined;
@@ -17,6 +18,17 @@ export interface AuthBackend {
   gameAccess(apiKey: string, username: string): Promise<GameAccess>;
   /** True when the account is disabled now (checked where the control database is at hand). */
   isDisabled(username: string): Promise<boolean>;
+  /** The remembered checks, dropped on any write to accounts, tokens, games, collaborators or groups. */
+  cache: AuthCache;
+  close(): Promise<void>;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** Asks the auth server about an access token (split mode: spec rule 1, always validated there). */
@@ -52,7 +64,31 @@ export function createAuthBackend(ctx: Context, redis: Redis | undefined): AuthB
     redis,
     keyPrefix: settings.redisKeyPrefix,
   });
-  const disabledCache = new Map<string, { at: number; disabled: boolean }>();
+  // Where the control database is at hand, its answers are remembered until a trigger announces a write
+  // (migration 0009); a split config server asks the auth server every time (spec rule 1).
+  const cache = createAuthCache({
+    clock,
+    ...(store.kind === 'postgres' || local
+      ? {
+          async listen(channel: string, onNotify: (payload: string) => void, onGap: () => void) {
+            // The triggers send their table's schema: other schemas of a shared database are not ours.
+            let schema: string | undefined;
+            const subscription = await store.listen(
+              channel,
+              (payload) => (schema === undefined || payload === schema) && onNotify(payload),
+              onGap,
+            );
+            if (subscription.isLive()) {
+              const { rows } = await store.pool.query<{ s: string }>('SELECT current_schema() AS s');
+              schema = rows[0]?.s;
+            }
+            return subscription;
+          },
+        }
+      : {}),
+    onError: (err) =>
+      ctx.log.warn({ err }, 'auth cache: cannot listen for changes; every check reads the store'),
+  });
 
   return {
     keys,
@@ -68,24 +104,30 @@ export function createAuthBackend(ctx: Context, redis: Redis | undefined): AuthB
       await guard.recordSuccess(name);
       return account;
     },
-    verifyToken: (token) =>
-      remoteToken ? remoteToken(token) : verifyAccessToken(store.pool, token, clock()),
+    async verifyToken(token) {
+      if (remoteToken) return remoteToken(token);
+      const owner = await cache.get('token', tokenCacheKey(token), async () =>
+        deepFreeze(await verifyAccessToken(store.pool, token, clock())),
+      );
+      if (owner.expiresAt <= clock()) throw authErrors.tokenExpired();
+      return owner;
+    },
     verifyJwt: (token) => jwt(token, clock()),
-    gameAccess: (apiKey, username) => resolveGameAccess(store.pool, apiKey, username),
+    gameAccess: (apiKey, username) =>
+      cache.get('game', `${apiKey}\u0000${username}`, async () =>
+        deepFreeze(await resolveGameAccess(store.pool, apiKey, username)),
+      ),
     async isDisabled(username) {
       if (!local && !settings.roles.includes('config')) return false;
-      // One second of caching keeps JWT traffic off the accounts table; disabling still takes effect at once
-      // for access tokens and within a second for JWTs.
-      const hit = disabledCache.get(username);
-      if (hit && clock() - hit.at < 1000) return hit.disabled;
-      const { rows } = await store.pool.query<{ disabled: boolean }>(
-        'SELECT disabled FROM accounts WHERE username = $1',
-        [username],
-      );
-      const disabled = rows[0]?.disabled ?? true;
-      if (disabledCache.size > 10_000) disabledCache.clear();
-      disabledCache.set(username, { at: clock(), disabled });
-      return disabled;
+      return cache.get('disabled', username, async () => {
+        const { rows } = await store.pool.query<{ disabled: boolean }>(
+          'SELECT disabled FROM accounts WHERE username = $1',
+          [username],
+        );
+        return rows[0]?.disabled ?? true;
+      });
     },
+    cache,
+    close: () => cache.close(),
   };
 }

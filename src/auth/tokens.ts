@@ -1,5 +1,5 @@
 // Access tokens: 32 random bytes (base64url) handed out once; only their SHA-256 is stored.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { authErrors } from './errors.js';
 
@@ -14,7 +14,12 @@ export interface TokenOwner {
 }
 
 function hashToken(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
+  return hash('sha256', token, 'buffer');
+}
+
+/** How a token is known in memory (the auth cache): its hash, never its text. */
+export function tokenCacheKey(token: string): string {
+  return hash('sha256', token, 'base64');
 }
 
 export async function issueAccessToken(

@@ -1,5 +1,5 @@
 // Records every successful write through the auth, config and admin routes in the audit log, app-wide.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
 import { type Db, recordAudit } from './audit.js';
@@ -75,24 +75,26 @@ function isAudited(request: FastifyRequest): boolean {
 export function registerAuditHook(app: App, ctx: Context, loadConfig?: ConfigLoader): void {
   const { pool } = ctx.store;
   const before = new WeakMap<FastifyRequest, unknown>();
-  const createdGame = new WeakMap<FastifyRequest, string>();
   const isConfigWrite = (r: FastifyRequest) => auditAreaOf(r.routeOptions.url ?? '') === 'config';
   app.addHook('preHandler', async (request) => {
     const apiKey = apiKeyOf(request);
     if (!loadConfig || !apiKey || !isAudited(request) || !isConfigWrite(request)) return;
     before.set(request, await loadConfig(pool, apiKey).catch(() => null));
   });
+  // Recorded before the answer is sent: the entry is in the log (in order) when the client sees the answer, and
+  // the configuration read as "after" cannot include a later request's write.
   app.addHook('onSend', async (request, reply, payload) => {
-    // A new game's key is known only from the answer.
-    if (request.method === 'POST' && request.routeOptions.url === '/restv2/games' && reply.statusCode < 300) {
-      const key = typeof payload === 'string' ? /"apiKey":"([^"]+)"/.exec(payload)?.[1] : undefined;
-      if (key) createdGame.set(request, key);
-    }
+    await record(request, reply, payload);
     return payload;
   });
-  app.addHook('onResponse', async (request, reply) => {
+  async function record(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> {
     if (reply.statusCode < 200 || reply.statusCode >= 300 || !isAudited(request)) return;
-    const apiKey = apiKeyOf(request) ?? createdGame.get(request);
+    // A new game's key is known only from the answer.
+    const created =
+      request.method === 'POST' && request.routeOptions.url === '/restv2/games' && typeof payload === 'string'
+        ? /"apiKey":"([^"]+)"/.exec(payload)?.[1]
+        : undefined;
+    const apiKey = apiKeyOf(request) ?? created;
     const route = request.routeOptions.url ?? '';
     const principal = request.playbaseAuth;
     try {
@@ -114,5 +116,5 @@ export function registerAuditHook(app: App, ctx: Context, loadConfig?: ConfigLoa
     } catch (err) {
       request.log.error({ err }, 'audit entry not recorded');
     }
-  });
+  }
 }

@@ -45,10 +45,22 @@ export function registerPlatformLayers(app: App, ctx: Context): AuthBackend {
     logger: ctx.log,
   });
   const backend = createAuthBackend(ctx, redis);
+  // A write through this process's management API forgets the remembered credential checks before it answers;
+  // the triggers' notification, which other processes rely on, may come a moment after the response.
+  const forgetChecks = async (_request: unknown, _reply: unknown, payload: unknown) => {
+    backend.cache.invalidate();
+    return payload;
+  };
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (!route.url.startsWith('/restv2/') || methods.every((m) => m === 'GET' || m === 'HEAD')) return;
+    route.onSend = [...[route.onSend ?? []].flat(), forgetChecks] as typeof route.onSend;
+  });
   app.addHook('onRequest', authenticationHook(backend));
   registerLimitHooks(app, createLimitHooks(limiters, { classify: classifyRequest }));
   app.addHook('onClose', async () => {
     await limiters.close();
+    await backend.close();
     redis?.disconnect();
   });
   return backend;

@@ -11,7 +11,82 @@ export type StoreKind = 'pglite' | 'postgres';
 export interface Store {
   kind: StoreKind;
   pool: pg.Pool;
+  /**
+   * Calls onNotify with each payload sent to `channel` (pg_notify) by any process of the database. While the
+   * notification connection is down, isLive() is false; onGap is called when it goes down and again when it is
+   * back (notifications in between are lost).
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onGap: () => void): Promise<Subscription>;
   close(): Promise<void>;
+}
+
+export interface Subscription {
+  isLive(): boolean;
+  close(): Promise<void>;
+}
+
+const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+const LISTEN_RETRY_MS = 1000;
+
+/** A dedicated PostgreSQL connection that LISTENs, reconnecting after a loss. */
+async function listenPostgres(
+  config: pg.ClientConfig,
+  channel: string,
+  onNotify: (payload: string) => void,
+  onGap: () => void,
+): Promise<Subscription> {
+  if (!CHANNEL_NAME.test(channel)) throw new Error(`Invalid channel name ${channel}`);
+  let client: pg.Client | undefined;
+  let live = false;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  function lost(c: pg.Client): void {
+    c.end().catch(() => {});
+    if (closed || (client !== undefined && client !== c)) return;
+    client = undefined;
+    if (live) {
+      live = false;
+      onGap();
+    }
+    retry ??= setTimeout(() => {
+      retry = undefined;
+      void connect();
+    }, LISTEN_RETRY_MS);
+    retry.unref();
+  }
+
+  async function connect(): Promise<void> {
+    const c = new pg.Client(config);
+    c.on('error', () => lost(c));
+    c.on('end', () => lost(c));
+    c.on('notification', (message) => onNotify(message.payload ?? ''));
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${channel}`);
+    } catch {
+      lost(c);
+      return;
+    }
+    if (closed) {
+      await c.end().catch(() => {});
+      return;
+    }
+    client = c;
+    live = true;
+    onGap(); // what changed before LISTEN took effect was not announced to this process
+  }
+
+  await connect();
+  return {
+    isLive: () => live,
+    async close() {
+      closed = true;
+      live = false;
+      if (retry) clearTimeout(retry);
+      await client?.end().catch(() => {});
+    },
+  };
 }
 
 export interface StoreOptions {
@@ -46,6 +121,11 @@ class PglitePool extends pg.Pool {
   }
 }
 
+/** True for a PostgreSQL pool: named prepared statements are kept per connection (not over PGlite's adapter). */
+export function preparesStatements(pool: pg.Pool): boolean {
+  return !(pool instanceof PglitePool);
+}
+
 export async function openStore(options: StoreOptions): Promise<Store> {
   return options.databaseUrl ? openPostgres(options, options.databaseUrl) : openPglite(options);
 }
@@ -72,7 +152,13 @@ async function openPostgres(options: StoreOptions, url: string): Promise<Store> 
       if (e.code !== '23505' && e.code !== '42P06') throw e;
     });
   }
-  return { kind: 'postgres', pool, close: () => pool.end() };
+  return {
+    kind: 'postgres',
+    pool,
+    listen: (channel, onNotify, onGap) =>
+      listenPostgres({ connectionString: url, options: serverOptions }, channel, onNotify, onGap),
+    close: () => pool.end(),
+  };
 }
 
 async function openPglite(options: StoreOptions): Promise<Store> {
@@ -86,6 +172,12 @@ async function openPglite(options: StoreOptions): Promise<Store> {
     return {
       kind: 'pglite',
       pool,
+      async listen(channel, onNotify) {
+        if (!CHANNEL_NAME.test(channel)) throw new Error(`Invalid channel name ${channel}`);
+        // One process owns the data folder: the notifications come from this same connection.
+        const unlisten = await db.listen(channel, onNotify);
+        return { isLive: () => !db.closed, close: () => unlisten() };
+      },
       async close() {
         await pool.end();
         await db.close();

@@ -289,7 +289,12 @@ export async function declaredRoutes(registrars: RoleRegistrar[]): Promise<Decla
   const pool = new pg.Pool();
   const ctx: Context = {
     settings: loadSettings({ PLAYBASE_DATA_DIR: '/nonexistent' }),
-    store: { kind: 'postgres', pool, close: () => pool.end() },
+    store: {
+      kind: 'postgres',
+      pool,
+      listen: async () => ({ isLive: () => false, close: async () => {} }),
+      close: () => pool.end(),
+    },
     clock: Date.now,
     log: app.log,
   };
