@@ -121,11 +121,6 @@ class PglitePool extends pg.Pool {
   }
 }
 
-/** True for a PostgreSQL pool: named prepared statements are kept per connection (not over PGlite's adapter). */
-export function preparesStatements(pool: pg.Pool): boolean {
-  return !(pool instanceof PglitePool);
-}
-
 export async function openStore(options: StoreOptions): Promise<Store> {
   return options.databaseUrl ? openPostgres(options, options.databaseUrl) : openPglite(options);
 }
