@@ -121,7 +121,7 @@ describe.skipIf(!TEST_DATABASE_URL)('statement timeout (PostgreSQL)', () => {
         payload: { name: 'slow' },
       });
       const apiKey = (game.json() as { apiKey: string }).apiKey;
-      // Seeded without the short timeout.
+      // Seeded without the short timeout; enough rows that the find below takes several times 0.2 s.
       const seeder = new pg.Client({
         connectionString: TEST_DATABASE_URL,
         options: `-c search_path=${schema}`,
@@ -129,7 +129,7 @@ describe.skipIf(!TEST_DATABASE_URL)('statement timeout (PostgreSQL)', () => {
       await seeder.connect();
       await seeder.query(
         `INSERT INTO nosql_documents SELECT $1, 'preview', 'player', i::text, jsonb_build_object('v', i % 977, 'w', md5(i::text))
-         FROM generate_series(1, 60000) AS i`,
+         FROM generate_series(1, 200000) AS i`,
         [apiKey],
       );
       await seeder.end();
