@@ -9,6 +9,7 @@ const store = await openStore({
   databaseUrl: process.env.DATABASE_URL || undefined,
   dataDir: process.env.PLAYBASE_DATA_DIR ?? '',
   statementTimeoutMs: 10_000,
+  poolSize: Number(process.env.PLAYBASE_DATABASE_POOL_SIZE ?? 10),
 });
 const scope = { game: process.env.BENCH_GAME ?? '', stage: 'preview' as const, collection: 'player' };
 

@@ -187,6 +187,9 @@ async function runStore(
   env: Record<string, string>,
 ): Promise<Record<string, unknown>> {
   console.log(`\n--- ${store} ---`);
+  // Both servers get the same pool: 8 connections, about four per core of this 2-core machine's PostgreSQL
+  // (with 20, the backends mostly take turns on the cores: Q1's p99 was 27-29 ms against 18-23 ms).
+  env = { PLAYBASE_DATABASE_POOL_SIZE: process.env.BENCH_POOL_SIZE ?? '8', ...env };
   const playbase = spawnPlaybase({
     PORT: String(await freePort()),
     LOG_LEVEL: 'warn',

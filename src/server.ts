@@ -88,6 +88,7 @@ export async function createServer(settings: Settings, options: StartOptions = {
       databaseUrl: settings.databaseUrl,
       dataDir: settings.dataDir,
       statementTimeoutMs: settings.statementTimeoutMs,
+      poolSize: settings.databasePoolSize,
       schema: options.schema,
     }));
   let migrated = false;

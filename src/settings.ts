@@ -34,6 +34,8 @@ export interface Settings {
   logLevel: string;
   shutdownGraceMs: number;
   statementTimeoutMs: number;
+  /** Connections of the PostgreSQL pool (PGlite has one). */
+  databasePoolSize: number;
   limits: {
     perUserPerMinute: number;
     perGamePerMinute: number;
@@ -245,6 +247,7 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
     logLevel,
     shutdownGraceMs: readInt(env, 'PLAYBASE_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     statementTimeoutMs: readInt(env, 'PLAYBASE_STATEMENT_TIMEOUT_MS', 10_000, 100, 3_600_000),
+    databasePoolSize: readInt(env, 'PLAYBASE_DATABASE_POOL_SIZE', 10, 1, 1000),
     limits: {
       // 0 turns a limit off (benchmarks); the defaults are the spec's values.
       perUserPerMinute: readInt(env, 'PLAYBASE_LIMIT_USER_PER_MINUTE', 300, 0, 10_000_000),

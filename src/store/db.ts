@@ -133,7 +133,7 @@ async function openPostgres(options: StoreOptions, url: string): Promise<Store> 
   );
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 20,
+    max: options.poolSize ?? 10,
     statement_timeout: options.statementTimeoutMs,
     options: serverOptions,
   });

@@ -21,6 +21,7 @@ describe('settings', () => {
     expect(s.databaseUrl).toBeUndefined();
     expect(s.redisUrl).toBeUndefined();
     expect(s.roles).toEqual(['auth', 'config', 'nosql']);
+    expect(s.databasePoolSize).toBe(10);
     expect(s.clusters.local).toEqual({
       liveNosql: 'http://127.0.0.1:8080/live',
       previewNosql: 'http://127.0.0.1:8080/preview',
@@ -60,6 +61,7 @@ describe('settings', () => {
     [{ PLAYBASE_LIMIT_USER_PER_MINUTE: '1.5' }, 'PLAYBASE_LIMIT_USER_PER_MINUTE'],
     [{ PLAYBASE_LIMIT_SLOT_TTL_MS: '0' }, 'PLAYBASE_LIMIT_SLOT_TTL_MS'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ PLAYBASE_DATABASE_POOL_SIZE: '0' }, 'PLAYBASE_DATABASE_POOL_SIZE'],
   ])('bad value %j → error naming %s', (env, variable) => {
     const e = failure(env as Record<string, string>);
     expect(e.variable).toBe(variable);
