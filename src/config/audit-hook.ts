@@ -61,10 +61,17 @@ function apiKeyOf(request: FastifyRequest): string | undefined {
   return params.apiKey ?? params.gameApiKey;
 }
 
+// Routes are few and fixed: their area is worked out once (it was measurable on every nosql write).
+const areaByRoute = new Map<string, string | undefined>();
+function cachedAreaOf(route: string): string | undefined {
+  if (!areaByRoute.has(route)) areaByRoute.set(route, auditAreaOf(route));
+  return areaByRoute.get(route);
+}
+
 function isAudited(request: FastifyRequest): boolean {
   if (!WRITE_METHODS.has(request.method)) return false;
   if (request.routeOptions.config?.auditInline) return false;
-  return auditAreaOf(request.routeOptions.url ?? '') !== undefined;
+  return cachedAreaOf(request.routeOptions.url ?? '') !== undefined;
 }
 
 /**
@@ -75,7 +82,7 @@ function isAudited(request: FastifyRequest): boolean {
 export function registerAuditHook(app: App, ctx: Context, loadConfig?: ConfigLoader): void {
   const { pool } = ctx.store;
   const before = new WeakMap<FastifyRequest, unknown>();
-  const isConfigWrite = (r: FastifyRequest) => auditAreaOf(r.routeOptions.url ?? '') === 'config';
+  const isConfigWrite = (r: FastifyRequest) => cachedAreaOf(r.routeOptions.url ?? '') === 'config';
   app.addHook('preHandler', async (request) => {
     const apiKey = apiKeyOf(request);
     if (!loadConfig || !apiKey || !isAudited(request) || !isConfigWrite(request)) return;

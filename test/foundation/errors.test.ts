@@ -85,15 +85,29 @@ describe('error model', () => {
     expect(res.json().requestId).toBe(res.headers['x-request-id']);
   });
 
-  it('__proto__ key in a body → 400 INVALID_JSON', async () => {
+  it.each([
+    ['spelled out', '{"name":"a","count":1,"__proto__":{"x":1}}'],
+    ['behind \\u escapes', '{"name":"a","count":1,"\\u005f\\u005fproto\\u005f_":{"x":1}}'],
+    ['nested', '{"name":"a","count":1,"inner":[{"__proto__":{"x":1}}]}'],
+  ])('__proto__ key in a body (%s) → 400 INVALID_JSON', async (_how, payload) => {
     const res = await server.app.inject({
       method: 'POST',
       url: '/probe/echo',
       headers: { 'content-type': 'application/json' },
-      payload: '{"name":"a","count":1,"__proto__":{"x":1}}',
+      payload,
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('INVALID_JSON');
+  });
+
+  it('"__proto__" as a string value, and other \\u escapes → accepted', async () => {
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/probe/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name":"__proto__ \\u00e9","count":1}',
+    });
+    expect(res.statusCode).toBe(200);
   });
 
   it('schema violation → 400 VALIDATION_FAILED naming the field in message and details', async () => {
