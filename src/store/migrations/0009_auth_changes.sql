@@ -9,9 +9,10 @@ BEGIN
 END
 $$;
 
--- A new account or token takes nothing away: only updates and deletions are announced.
-CREATE TRIGGER pb_auth_changed AFTER UPDATE OR DELETE OR TRUNCATE ON {{schema}}.accounts
+-- Accounts: every change, since "no such account" is remembered as disabled and a new account must clear it.
+CREATE TRIGGER pb_auth_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON {{schema}}.accounts
   FOR EACH STATEMENT EXECUTE FUNCTION {{schema}}.pb_auth_changed();
+-- A new token takes nothing away (an unknown token is a refusal, never remembered): updates and deletions only.
 CREATE TRIGGER pb_auth_changed AFTER UPDATE OR DELETE OR TRUNCATE ON {{schema}}.access_tokens
   FOR EACH STATEMENT EXECUTE FUNCTION {{schema}}.pb_auth_changed();
 -- Games: ownership and the recycle bin matter; the configuration version bumped by every config write does not.
