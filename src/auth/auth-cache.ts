@@ -13,10 +13,19 @@ interface Entry<V> {
   value: V;
 }
 
+/** Freezes value and everything in it: a remembered answer is shared by every request that gets it. */
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 export interface AuthCache {
   /**
-   * The remembered value of `key`, else `load()`'s, remembered unless something was written meanwhile. Only
-   * answers are kept: a refusal (a thrown error) is asked again every time.
+   * The remembered value of `key`, else `load()`'s, remembered (frozen) unless something was written meanwhile.
+   * Only answers are kept: a refusal (a thrown error) is asked again every time.
    */
   get<V>(kind: string, key: string, load: () => Promise<V>): Promise<V>;
   /** Forgets everything (a write seen in this process). */
@@ -77,7 +86,7 @@ export function createAuthCache(options: AuthCacheOptions): AuthCache {
           entries.set(kind, ofKind);
         }
         if (!ofKind.has(key)) size++;
-        ofKind.set(key, { at: now, value });
+        ofKind.set(key, { at: now, value: deepFreeze(value) });
       }
       return value;
     },

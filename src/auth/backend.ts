@@ -23,14 +23,6 @@ export interface AuthBackend {
   close(): Promise<void>;
 }
 
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
-
 /** Asks the auth server about an access token (split mode: spec rule 1, always validated there). */
 function remoteTokenVerifier(authUrl: string): (token: string) => Promise<TokenOwner> {
   return async (token) => {
@@ -106,17 +98,15 @@ export function createAuthBackend(ctx: Context, redis: Redis | undefined): AuthB
     },
     async verifyToken(token) {
       if (remoteToken) return remoteToken(token);
-      const owner = await cache.get('token', tokenCacheKey(token), async () =>
-        deepFreeze(await verifyAccessToken(store.pool, token, clock())),
+      const owner = await cache.get('token', tokenCacheKey(token), () =>
+        verifyAccessToken(store.pool, token, clock()),
       );
       if (owner.expiresAt <= clock()) throw authErrors.tokenExpired();
       return owner;
     },
     verifyJwt: (token) => jwt(token, clock()),
     gameAccess: (apiKey, username) =>
-      cache.get('game', `${apiKey}\u0000${username}`, async () =>
-        deepFreeze(await resolveGameAccess(store.pool, apiKey, username)),
-      ),
+      cache.get('game', `${apiKey}\u0000${username}`, () => resolveGameAccess(store.pool, apiKey, username)),
     async isDisabled(username) {
       if (!local && !settings.roles.includes('config')) return false;
       return cache.get('disabled', username, async () => {

@@ -8,6 +8,7 @@ import {
   SignJWT,
 } from 'jose';
 import { isPlaybaseError } from '../errors.js';
+import { deepFreeze } from './auth-cache.js';
 import { authErrors } from './errors.js';
 import type { KeyRing } from './keys.js';
 import type { Permissions } from './permissions.js';
@@ -79,14 +80,6 @@ function verifierFrom(getKeys: (nowMs: number) => Promise<KeySource>): JwtVerifi
 // token within this minute.
 const VERIFIED_FOR_MS = 60_000;
 const VERIFIED_MAX = 10_000;
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
 
 function rememberVerified(verify: JwtVerifier): JwtVerifier {
   const verified = new Map<string, { at: number; claims: GameClaims }>();

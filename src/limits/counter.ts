@@ -35,6 +35,11 @@ export interface CounterOptions {
 
 type Limiter = RateLimiterMemory | RateLimiterRedis;
 
+/** The Redis key of counter `name` for `key`: `<prefix>:rl:<name>:<key>`. */
+export function counterKey(prefix: string, name: string, key: string): string {
+  return `${prefix}:rl:${name}:${key}`;
+}
+
 function toCount(res: RateLimiterRes, allowed: boolean, limit: number, store: CounterStore): CountResult {
   // A refusal from the in-memory block never reached the store and carries consumedPoints 0.
   const reachedStore = allowed || res.consumedPoints > 0;

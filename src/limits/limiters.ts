@@ -1,6 +1,6 @@
 // The server's limiters (request rates, concurrent config writes): in Redis when given, else in memory.
 import type { Redis } from 'ioredis';
-import { type Counter, type CountResult, createCounter } from './counter.js';
+import { type Counter, type CountResult, counterKey, createCounter } from './counter.js';
 import { createRedisHealth } from './redis-health.js';
 import { createSharedCounters, type SharedCounterSpec } from './shared-counters.js';
 import { createSlotPool } from './slots.js';
@@ -125,10 +125,16 @@ export function createLimiters(options: LimitersOptions): Limiters {
   async function consumeManagement(user: string | undefined, game: string | undefined): Promise<RateResult> {
     const counted: { scope: RateScope; spec: SharedCounterSpec }[] = [];
     if (perUser && user !== undefined) {
-      counted.push({ scope: 'user', spec: { key: `${keyPrefix}:rl:user:${user}`, points: perUser.limit } });
+      counted.push({
+        scope: 'user',
+        spec: { key: counterKey(keyPrefix, 'user', user), points: perUser.limit },
+      });
     }
     if (perGame && game !== undefined) {
-      counted.push({ scope: 'game', spec: { key: `${keyPrefix}:rl:game:${game}`, points: perGame.limit } });
+      counted.push({
+        scope: 'game',
+        spec: { key: counterKey(keyPrefix, 'game', game), points: perGame.limit },
+      });
     }
     if (counted.length === 0) return NOT_COUNTED;
     const sharedResult = await consumeManagementShared(counted);

@@ -26,9 +26,6 @@ export function createRedisClient(
     commandTimeout: options.commandTimeoutMs ?? 1000,
     connectTimeout: 2000,
     retryStrategy: (attempt: number) => Math.min(attempt * 100, maxDelay),
-    // Commands issued in the same tick (one per concurrent request) go out in one write: under load that is
-    // most of the limiters' cost saved in system calls.
-    enableAutoPipelining: true,
   });
   let announced = false;
   client.on('ready', () => {

@@ -70,7 +70,7 @@ interface LeaseRequest {
 }
 
 /** The most points one process holds of a counter at once... */
-export const MAX_LEASE = 64;
+const MAX_LEASE = 64;
 /** ...and never more than this share of what is left in the window, so the last points go one at a time. */
 const LEASE_SHARE = 32;
 /** Past this many counters known, the ones whose window ended are dropped. */

@@ -2,7 +2,7 @@
 import { queryErrors } from './errors.js';
 import { parseFieldPath } from './field-path.js';
 import { type TranslatedRegex, translateRegex } from './regex.js';
-import { fromWire, type Value } from './values.js';
+import { EJSON_TYPES, fromWire, type Value } from './values.js';
 
 export { matchesFilter } from './filter-match.js';
 export { compileFilter } from './filter-sql.js';
@@ -35,20 +35,6 @@ export function isWholeArrayPred(pred: ElemPred): boolean {
   return pred.op === 'size' || pred.op === 'elemMatchValue' || pred.op === 'elemMatchDoc';
 }
 
-const EJSON_KEYS = new Set(['$oid', '$date', '$numberLong', '$numberInt', '$numberDouble', '$numberDecimal']);
-const EJSON_KEYS_ALL = new Set([
-  ...EJSON_KEYS,
-  '$binary',
-  '$uuid',
-  '$regularExpression',
-  '$timestamp',
-  '$minKey',
-  '$maxKey',
-  '$symbol',
-  '$code',
-  '$dbPointer',
-  '$undefined',
-]);
 const TYPE_NAMES: Record<string, string[]> = {
   double: ['double'],
   string: ['string'],
@@ -140,7 +126,7 @@ function parseField(path: string, raw: unknown): FilterNode {
 function isOperatorObject(raw: unknown, path: string): boolean {
   if (!isPlainObject(raw)) return false;
   const keys = Object.keys(raw);
-  if (keys.length === 0 || !keys[0]!.startsWith('$') || EJSON_KEYS_ALL.has(keys[0]!)) return false;
+  if (keys.length === 0 || !keys[0]!.startsWith('$') || EJSON_TYPES.has(keys[0]!)) return false;
   const plain = keys.find((k) => !k.startsWith('$'));
   if (plain !== undefined)
     throw queryErrors.badOperand(keys[0]!, path, `cannot mix operators with field "${plain}"`);

@@ -15,7 +15,8 @@ export { ObjectId };
 const LONG_MIN = -(2n ** 63n);
 const LONG_MAX = 2n ** 63n - 1n;
 const INT_DIGITS = /^-?\d+$/;
-const EJSON_TYPES = new Set([
+/** Keys of the extended-JSON type wrappers ({"$oid": ...}, {"$date": ...}, ...). */
+export const EJSON_TYPES = new Set([
   '$oid',
   '$numberLong',
   '$numberInt',
