@@ -28,6 +28,8 @@ export interface AuthCache {
    * Only answers are kept: a refusal (a thrown error) is asked again every time.
    */
   get<V>(kind: string, key: string, load: () => Promise<V>): Promise<V>;
+  /** The remembered value of `key` if there is one now, without waiting (the request's fast path). */
+  peek<V>(kind: string, key: string): V | undefined;
   /** Forgets everything (a write seen in this process). */
   invalidate(): void;
   /** True while answers are kept: notifications reach this process. */
@@ -69,18 +71,24 @@ export function createAuthCache(options: AuthCacheOptions): AuthCache {
     (err: unknown) => options.onError?.(err),
   );
 
+  function peek<V>(kind: string, key: string): V | undefined {
+    if (!isActive()) return undefined;
+    const hit = entries.get(kind)?.get(key);
+    const now = clock();
+    return hit && now - hit.at < KEEP_MS && now >= hit.at ? (hit.value as V) : undefined;
+  }
+
   return {
+    peek,
     async get<V>(kind: string, key: string, load: () => Promise<V>): Promise<V> {
-      if (!isActive()) return load();
-      let ofKind = entries.get(kind);
-      const hit = ofKind?.get(key);
+      const remembered = peek<V>(kind, key);
+      if (remembered !== undefined) return remembered;
       const now = clock();
-      if (hit && now - hit.at < KEEP_MS && now >= hit.at) return hit.value as V;
       const seen = generation;
       const value = await load();
       if (seen === generation && isActive()) {
         if (size >= MAX_ENTRIES) invalidate();
-        ofKind = entries.get(kind);
+        let ofKind = entries.get(kind);
         if (!ofKind) {
           ofKind = new Map();
           entries.set(kind, ofKind);

@@ -18,6 +18,17 @@ export interface AuthBackend {
   gameAccess(apiKey: string, username: string): Promise<GameAccess>;
   /** True when the account is disabled now (checked where the control database is at hand). */
   isDisabled(username: string): Promise<boolean>;
+  /**
+   * What verifyToken, verifyJwt, gameAccess and isDisabled would answer, when the answer is remembered: no
+   * waiting, no promise (the request's fast path). Undefined means ask them; an expired credential throws as
+   * they do.
+   */
+  remembered: {
+    token(token: string): TokenOwner | undefined;
+    jwt(token: string): GameClaims | undefined;
+    gameAccess(apiKey: string, username: string): GameAccess | undefined;
+    isDisabled(username: string): boolean | undefined;
+  };
   /** The remembered checks, dropped on any write to accounts, tokens, games, collaborators or groups. */
   cache: AuthCache;
   close(): Promise<void>;
@@ -82,6 +93,13 @@ export function createAuthBackend(ctx: Context, redis: Redis | undefined): AuthB
       ctx.log.warn({ err }, 'auth cache: cannot listen for changes; every check reads the store'),
   });
 
+  const checksDisabled = local || settings.roles.includes('config');
+  const unexpired = (owner: TokenOwner): TokenOwner => {
+    if (owner.expiresAt <= clock()) throw authErrors.tokenExpired();
+    return owner;
+  };
+  const gameKey = (apiKey: string, username: string) => `${apiKey}\u0000${username}`;
+
   return {
     keys,
     async verifyBasic(username, password, address) {
@@ -98,17 +116,25 @@ export function createAuthBackend(ctx: Context, redis: Redis | undefined): AuthB
     },
     async verifyToken(token) {
       if (remoteToken) return remoteToken(token);
-      const owner = await cache.get('token', tokenCacheKey(token), () =>
-        verifyAccessToken(store.pool, token, clock()),
+      return unexpired(
+        await cache.get('token', tokenCacheKey(token), () => verifyAccessToken(store.pool, token, clock())),
       );
-      if (owner.expiresAt <= clock()) throw authErrors.tokenExpired();
-      return owner;
     },
     verifyJwt: (token) => jwt(token, clock()),
     gameAccess: (apiKey, username) =>
-      cache.get('game', `${apiKey}\u0000${username}`, () => resolveGameAccess(store.pool, apiKey, username)),
+      cache.get('game', gameKey(apiKey, username), () => resolveGameAccess(store.pool, apiKey, username)),
+    remembered: {
+      token(token) {
+        if (remoteToken) return undefined;
+        const owner = cache.peek<TokenOwner>('token', tokenCacheKey(token));
+        return owner && unexpired(owner);
+      },
+      jwt: (token) => jwt.remembered(token, clock()),
+      gameAccess: (apiKey, username) => cache.peek<GameAccess>('game', gameKey(apiKey, username)),
+      isDisabled: (username) => (checksDisabled ? cache.peek<boolean>('disabled', username) : false),
+    },
     async isDisabled(username) {
-      if (!local && !settings.roles.includes('config')) return false;
+      if (!checksDisabled) return false;
       return cache.get('disabled', username, async () => {
         const { rows } = await store.pool.query<{ disabled: boolean }>(
           'SELECT disabled FROM accounts WHERE username = $1',

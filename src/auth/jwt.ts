@@ -46,11 +46,16 @@ export async function signGameJwt(
   return { token, expiresAt: exp * 1000 };
 }
 
-export type JwtVerifier = (token: string, nowMs: number) => Promise<GameClaims>;
+type Verify = (token: string, nowMs: number) => Promise<GameClaims>;
+
+export interface JwtVerifier extends Verify {
+  /** The claims of a token verified a moment ago, without waiting; undefined when it must be verified. */
+  remembered(token: string, nowMs: number): GameClaims | undefined;
+}
 
 type KeySource = Parameters<typeof jwtVerify>[1];
 
-function verifierFrom(getKeys: (nowMs: number) => Promise<KeySource>): JwtVerifier {
+function verifierFrom(getKeys: (nowMs: number) => Promise<KeySource>): Verify {
   return async (token, nowMs) => {
     let payload: JWTPayload;
     try {
@@ -81,20 +86,24 @@ function verifierFrom(getKeys: (nowMs: number) => Promise<KeySource>): JwtVerifi
 const VERIFIED_FOR_MS = 60_000;
 const VERIFIED_MAX = 10_000;
 
-function rememberVerified(verify: JwtVerifier): JwtVerifier {
+function rememberVerified(verify: Verify): JwtVerifier {
   const verified = new Map<string, { at: number; claims: GameClaims }>();
-  return async (token, nowMs) => {
+  const remembered = (token: string, nowMs: number): GameClaims | undefined => {
     const hit = verified.get(token);
-    if (hit && nowMs - hit.at < VERIFIED_FOR_MS && nowMs >= hit.at) {
-      // The rule jose applies: expired once exp is not after the current second.
-      if (hit.claims.exp <= Math.floor(nowMs / 1000)) throw authErrors.tokenExpired();
-      return hit.claims;
-    }
+    if (!hit || nowMs - hit.at >= VERIFIED_FOR_MS || nowMs < hit.at) return undefined;
+    // The rule jose applies: expired once exp is not after the current second.
+    if (hit.claims.exp <= Math.floor(nowMs / 1000)) throw authErrors.tokenExpired();
+    return hit.claims;
+  };
+  const verifier = async (token: string, nowMs: number): Promise<GameClaims> => {
+    const hit = remembered(token, nowMs);
+    if (hit) return hit;
     const claims = deepFreeze(await verify(token, nowMs));
     if (verified.size >= VERIFIED_MAX) verified.clear();
     verified.set(token, { at: nowMs, claims });
     return claims;
   };
+  return Object.assign(verifier, { remembered });
 }
 
 /** Verifies against the keys in this process's store (the auth role runs here). */

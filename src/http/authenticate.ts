@@ -3,7 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthBackend } from '../auth/backend.js';
 import { authErrors } from '../auth/errors.js';
 import type { GameAccess } from '../auth/game-access.js';
+import type { GameClaims } from '../auth/jwt.js';
 import { type Level, levelOf } from '../auth/permissions.js';
+import type { TokenOwner } from '../auth/tokens.js';
 
 export type CredentialKind = 'basic' | 'token' | 'jwt';
 
@@ -69,24 +71,7 @@ function gameOf(request: FastifyRequest): string | undefined {
   return params.apiKey ?? params.gameApiKey;
 }
 
-async function principalFrom(
-  backend: AuthBackend,
-  request: FastifyRequest,
-  cred: Presented,
-): Promise<Principal> {
-  if (cred.kind === 'basic') {
-    const decoded = Buffer.from(cred.value, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon < 1) throw authErrors.badCredentials();
-    const account = await backend.verifyBasic(decoded.slice(0, colon), decoded.slice(colon + 1), request.ip);
-    return { username: account.username, kind: 'basic', isAdmin: account.isAdmin };
-  }
-  if (cred.kind === 'token') {
-    const owner = await backend.verifyToken(cred.value);
-    return { username: owner.username, kind: 'token', isAdmin: owner.isAdmin, accessToken: cred.value };
-  }
-  const claims = await backend.verifyJwt(cred.value);
-  if (await backend.isDisabled(claims.username)) throw authErrors.badJwt();
+function jwtPrincipal(claims: GameClaims): Principal {
   return {
     username: claims.username,
     kind: 'jwt',
@@ -100,42 +85,128 @@ async function principalFrom(
   };
 }
 
-/** Checks the game permission; for Basic and tokens the game's collaborators are read now, for JWTs the claims speak. */
-async function authorize(
+function tokenPrincipal(owner: TokenOwner, token: string): Principal {
+  return { username: owner.username, kind: 'token', isAdmin: owner.isAdmin, accessToken: token };
+}
+
+async function principalFrom(
   backend: AuthBackend,
+  request: FastifyRequest,
+  cred: Presented,
+): Promise<Principal> {
+  if (cred.kind === 'basic') {
+    const decoded = Buffer.from(cred.value, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 1) throw authErrors.badCredentials();
+    const account = await backend.verifyBasic(decoded.slice(0, colon), decoded.slice(colon + 1), request.ip);
+    return { username: account.username, kind: 'basic', isAdmin: account.isAdmin };
+  }
+  if (cred.kind === 'token') return tokenPrincipal(await backend.verifyToken(cred.value), cred.value);
+  const claims = await backend.verifyJwt(cred.value);
+  if (await backend.isDisabled(claims.username)) throw authErrors.badJwt();
+  return jwtPrincipal(claims);
+}
+
+/**
+ * The game whose access must be looked up for the route's permission (Basic and tokens: the game's
+ * collaborators are read; JWTs: the claims speak), or undefined when there is none to look up.
+ */
+function gameToLookUp(
   request: FastifyRequest,
   principal: Principal,
   need: AuthRequirement,
-): Promise<void> {
+): string | undefined {
   if (need.admin && !principal.isAdmin) throw authErrors.adminOnly();
-  if (!need.permission) return;
+  if (!need.permission) return undefined;
   const apiKey = gameOf(request);
   // Fail closed: a game permission on a route without the game in its path would otherwise check nothing.
   if (!apiKey) throw new Error(`${request.routeOptions.url} declares a game permission but has no :apiKey`);
-  if (principal.kind === 'jwt') {
-    if (principal.game?.apiKey !== apiKey) throw authErrors.wrongGame();
-  } else {
-    principal.game = await backend.gameAccess(apiKey, principal.username);
-  }
+  if (principal.kind !== 'jwt') return apiKey;
+  if (principal.game?.apiKey !== apiKey) throw authErrors.wrongGame();
+  return undefined;
+}
+
+function checkLevel(principal: Principal, need: AuthRequirement): void {
+  if (!need.permission) return;
   const [key, level] = need.permission;
   if (levelOf(principal.game?.permissions ?? {}, key) < level) throw authErrors.forbidden(key, level);
 }
 
+/** The caller, from remembered answers alone; undefined when the store (or the auth server) must be asked. */
+function principalNow(
+  backend: AuthBackend,
+  request: FastifyRequest,
+  cred: Presented,
+  need: AuthRequirement,
+): Principal | undefined {
+  let principal: Principal;
+  if (cred.kind === 'jwt') {
+    const claims = backend.remembered.jwt(cred.value);
+    const disabled = claims && backend.remembered.isDisabled(claims.username);
+    if (!claims || disabled === undefined) return undefined;
+    if (disabled) throw authErrors.badJwt();
+    principal = jwtPrincipal(claims);
+  } else if (cred.kind === 'token') {
+    const owner = backend.remembered.token(cred.value);
+    if (!owner) return undefined;
+    principal = tokenPrincipal(owner, cred.value);
+  } else {
+    return undefined;
+  }
+  const apiKey = gameToLookUp(request, principal, need);
+  if (apiKey !== undefined) {
+    const game = backend.remembered.gameAccess(apiKey, principal.username);
+    if (!game) return undefined;
+    principal.game = game;
+  }
+  checkLevel(principal, need);
+  return principal;
+}
+
+/** The presented credential the route takes; 401 when there is none. */
+function credentialFor(request: FastifyRequest, need: AuthRequirement): Presented {
+  const accepted = need.credentials ?? ['basic', 'token', 'jwt'];
+  const all = presented(request);
+  const first = all[0];
+  if (!first) throw authErrors.missingCredentials(accepted.map((k) => NAMES[k]).join(', '));
+  const cred = all.find((c) => accepted.includes(c.kind));
+  if (!cred) {
+    throw authErrors.credentialNotAccepted(NAMES[first.kind], accepted.map((k) => NAMES[k]).join(' or '));
+  }
+  return cred;
+}
+
 export function authenticationHook(backend: AuthBackend) {
-  return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    const need = request.routeOptions.config?.auth;
-    if (!need) return;
-    const accepted = need.credentials ?? ['basic', 'token', 'jwt'];
-    const all = presented(request);
-    const first = all[0];
-    if (!first) throw authErrors.missingCredentials(accepted.map((k) => NAMES[k]).join(', '));
-    const cred = all.find((c) => accepted.includes(c.kind));
-    if (!cred) {
-      throw authErrors.credentialNotAccepted(NAMES[first.kind], accepted.map((k) => NAMES[k]).join(' or '));
-    }
+  async function authenticateFromStore(request: FastifyRequest, cred: Presented, need: AuthRequirement) {
     const principal = await principalFrom(backend, request, cred);
-    await authorize(backend, request, principal, need);
+    const apiKey = gameToLookUp(request, principal, need);
+    if (apiKey !== undefined) principal.game = await backend.gameAccess(apiKey, principal.username);
+    checkLevel(principal, need);
     request.playbaseAuth = principal;
+  }
+  // A callback hook: a request whose checks are all remembered goes on at once, without a promise or a turn
+  // of the microtask queue; the others wait for the store.
+  return function authenticate(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) {
+    const need = request.routeOptions.config?.auth;
+    if (!need) {
+      done();
+      return;
+    }
+    let cred: Presented;
+    let principal: Principal | undefined;
+    try {
+      cred = credentialFor(request, need);
+      principal = principalNow(backend, request, cred, need);
+    } catch (e) {
+      done(e as Error);
+      return;
+    }
+    if (principal) {
+      request.playbaseAuth = principal;
+      done();
+      return;
+    }
+    authenticateFromStore(request, cred, need).then(() => done(), done);
   };
 }
 
