@@ -34,7 +34,8 @@ declare module 'fastify' {
     auth?: AuthRequirement;
   }
   interface FastifyRequest {
-    playbaseAuth?: Principal;
+    /** Set by the authentication hook; null (the request decorator's value) on routes without a requirement. */
+    playbaseAuth: Principal | null;
   }
 }
 

@@ -56,6 +56,8 @@ export function registerPlatformLayers(app: App, ctx: Context): AuthBackend {
     if (!route.url.startsWith('/restv2/') || methods.every((m) => m === 'GET' || m === 'HEAD')) return;
     route.onSend = [...[route.onSend ?? []].flat(), forgetChecks] as typeof route.onSend;
   });
+  // Declared on every request from the start, so that setting it does not give requests a second shape.
+  app.decorateRequest('playbaseAuth', null);
   app.addHook('onRequest', authenticationHook(backend));
   registerLimitHooks(app, createLimitHooks(limiters, { classify: classifyRequest }));
   app.addHook('onClose', async () => {
