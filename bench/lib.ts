@@ -1,5 +1,7 @@
 // Benchmark helpers: start processes the way users do, drive them with autocannon, record figures.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 
@@ -12,6 +14,8 @@ export interface Figure {
   non2xx: number;
   /** CPU time (user + system) the server process spent per request during the run, when its pid was given. */
   serverCpuMicrosPerRequest?: number;
+  /** CPU time the load generator (this process) spent per request: near one core's worth, it is the bottleneck. */
+  clientCpuMicrosPerRequest?: number;
 }
 
 /** CPU seconds (user + system) a process has used, from /proc (Linux); undefined elsewhere. */
@@ -23,6 +27,26 @@ function cpuSecondsOf(pid: number): number | undefined {
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Puts the server process on the last CPU and this process (the load generator) on the others, so that the two
+ * do not take turns on one core: the server's throughput then measures the server alone. Linux with taskset and
+ * two CPUs or more; elsewhere nothing is pinned. Returns a description of what was done, for the results file.
+ */
+export function pinApart(serverPid: number): string {
+  const cpus = availableParallelism();
+  if (process.platform !== 'linux' || cpus < 2) return 'not pinned (needs Linux and two CPUs)';
+  const last = String(cpus - 1);
+  const others = cpus === 2 ? '0' : `0-${cpus - 2}`;
+  try {
+    // -a: every thread (libuv's pool, V8's helpers, tsx's worker) follows.
+    execFileSync('taskset', ['-a', '-p', '-c', last, String(serverPid)], { stdio: 'ignore' });
+    execFileSync('taskset', ['-a', '-p', '-c', others, String(process.pid)], { stdio: 'ignore' });
+    return `server pinned to CPU ${last}, load generator to CPU ${others}`;
+  } catch {
+    return 'not pinned (taskset failed or is missing)';
   }
 }
 
@@ -40,6 +64,7 @@ export async function load(
   },
 ): Promise<Figure> {
   const cpuBefore = options.serverPid === undefined ? undefined : cpuSecondsOf(options.serverPid);
+  const clientBefore = process.cpuUsage();
   const result = await autocannon({
     url: options.url,
     method: options.method ?? 'GET',
@@ -49,6 +74,7 @@ export async function load(
     duration: options.durationS ?? Number(process.env.BENCH_SECONDS ?? 5),
   });
   const cpuAfter = options.serverPid === undefined ? undefined : cpuSecondsOf(options.serverPid);
+  const client = process.cpuUsage(clientBefore);
   const figure: Figure = {
     name,
     requestsPerSecond: Math.round(result.requests.average),
@@ -59,12 +85,13 @@ export async function load(
   };
   if (cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0) {
     figure.serverCpuMicrosPerRequest = Math.round(((cpuAfter - cpuBefore) * 1e6) / result.requests.total);
+    figure.clientCpuMicrosPerRequest = Math.round((client.user + client.system) / result.requests.total);
   }
   console.log(
     `${name}: ${figure.requestsPerSecond} req/s, p50 ${figure.p50Ms} ms, p99 ${figure.p99Ms} ms, non-2xx ${figure.non2xx}` +
       (figure.serverCpuMicrosPerRequest === undefined
         ? ''
-        : `, server CPU ${figure.serverCpuMicrosPerRequest} µs/request`),
+        : `, server CPU ${figure.serverCpuMicrosPerRequest} µs/request, client ${figure.clientCpuMicrosPerRequest}`),
   );
   return figure;
 }
