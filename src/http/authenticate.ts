@@ -48,24 +48,33 @@ interface Presented {
   value: string;
 }
 
-/**
- * The credentials the request carries, a JWT first, then a token, then Basic. The route takes the first it
- * accepts, so a client that sends its JWT everywhere can still get a new one with its access token.
- */
-function presented(request: FastifyRequest): Presented[] {
-  const found: Presented[] = [];
-  const jwt = request.headers[HEADER_JWT];
-  if (typeof jwt === 'string' && jwt) found.push({ kind: 'jwt', value: jwt });
-  const header = request.headers[HEADER_TOKEN];
-  const query = (request.query as Record<string, unknown> | undefined)?.['X-SVCAccessToken'];
-  const token =
-    typeof header === 'string' && header ? header : typeof query === 'string' && query ? query : undefined;
-  if (token) found.push({ kind: 'token', value: token });
-  // The scheme name is case-insensitive (RFC 7235).
-  const basic = /^basic +(.*)$/i.exec(request.headers.authorization ?? '');
-  if (basic) found.push({ kind: 'basic', value: (basic[1] ?? '').trim() });
-  return found;
+// The scheme name is case-insensitive (RFC 7235).
+const BASIC = /^basic +(.*)$/i;
+
+/** The credential of `kind` the request carries, if it carries one. */
+function presentedValue(request: FastifyRequest, kind: CredentialKind): string | undefined {
+  if (kind === 'jwt') {
+    const jwt = request.headers[HEADER_JWT];
+    return typeof jwt === 'string' && jwt ? jwt : undefined;
+  }
+  if (kind === 'token') {
+    const header = request.headers[HEADER_TOKEN];
+    if (typeof header === 'string' && header) return header;
+    const query = (request.query as Record<string, unknown> | undefined)?.['X-SVCAccessToken'];
+    return typeof query === 'string' && query ? query : undefined;
+  }
+  const authorization = request.headers.authorization;
+  const basic = authorization ? BASIC.exec(authorization) : null;
+  return basic ? (basic[1] ?? '').trim() : undefined;
 }
+
+/**
+ * A JWT first, then a token, then Basic: the route takes the first it accepts, so a client that sends its JWT
+ * everywhere can still get a new one with its access token.
+ */
+const PRECEDENCE: CredentialKind[] = ['jwt', 'token', 'basic'];
+/** What a route without a `credentials` list takes (authentication, configuration and administration). */
+const ALL_CREDENTIALS: CredentialKind[] = ['basic', 'token', 'jwt'];
 
 function gameOf(request: FastifyRequest): string | undefined {
   const params = request.params as Record<string, string | undefined>;
@@ -164,17 +173,19 @@ function principalNow(
   return principal;
 }
 
-/** The presented credential the route takes; 401 when there is none. */
+/** The presented credential the route takes; 401 when there is none, or none it accepts. */
 function credentialFor(request: FastifyRequest, need: AuthRequirement): Presented {
-  const accepted = need.credentials ?? ['basic', 'token', 'jwt'];
-  const all = presented(request);
-  const first = all[0];
-  if (!first) throw authErrors.missingCredentials(accepted.map((k) => NAMES[k]).join(', '));
-  const cred = all.find((c) => accepted.includes(c.kind));
-  if (!cred) {
-    throw authErrors.credentialNotAccepted(NAMES[first.kind], accepted.map((k) => NAMES[k]).join(' or '));
+  const accepted = need.credentials ?? ALL_CREDENTIALS;
+  let first: CredentialKind | undefined;
+  for (const kind of PRECEDENCE) {
+    const value = presentedValue(request, kind);
+    if (value === undefined) continue;
+    if (accepted.includes(kind)) return { kind, value };
+    first ??= kind;
   }
-  return cred;
+  const names = (joiner: string) => accepted.map((k) => NAMES[k]).join(joiner);
+  if (!first) throw authErrors.missingCredentials(names(', '));
+  throw authErrors.credentialNotAccepted(NAMES[first], names(' or '));
 }
 
 export function authenticationHook(backend: AuthBackend) {
