@@ -8,7 +8,7 @@ import { type GameAccess, resolveGameAccess } from './game-access.js';
 import { type GameClaims, type JwtVerifier, localJwtVerifier, remoteJwtVerifier } from './jwt.js';
 import { createKeyRing, type KeyRing } from './keys.js';
 import { createLoginGuard } from './login-guard.js';
-import { type TokenOwner, tokenCacheKey, verifyAccessToken } from './tokens.js';
+import { type TokenOwner, verifyAccessToken } from './tokens.js';
 
 export interface AuthBackend {
   keys: KeyRing | undefined;
@@ -116,9 +116,7 @@ export function createAuthBackend(ctx: Context, redis: Redis | undefined): AuthB
     },
     async verifyToken(token) {
       if (remoteToken) return remoteToken(token);
-      return unexpired(
-        await cache.get('token', tokenCacheKey(token), () => verifyAccessToken(store.pool, token, clock())),
-      );
+      return unexpired(await cache.get('token', token, () => verifyAccessToken(store.pool, token, clock())));
     },
     verifyJwt: (token) => jwt(token, clock()),
     gameAccess: (apiKey, username) =>
@@ -126,7 +124,7 @@ export function createAuthBackend(ctx: Context, redis: Redis | undefined): AuthB
     remembered: {
       token(token) {
         if (remoteToken) return undefined;
-        const owner = cache.peek<TokenOwner>('token', tokenCacheKey(token));
+        const owner = cache.peek<TokenOwner>('token', token);
         return owner && unexpired(owner);
       },
       jwt: (token) => jwt.remembered(token, clock()),

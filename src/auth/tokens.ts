@@ -17,11 +17,6 @@ function hashToken(token: string): Buffer {
   return hash('sha256', token, 'buffer');
 }
 
-/** How a token is known in memory (the auth cache): its hash, never its text. */
-export function tokenCacheKey(token: string): string {
-  return hash('sha256', token, 'base64');
-}
-
 export async function issueAccessToken(
   pool: pg.Pool,
   username: string,
