@@ -80,7 +80,7 @@ function verifierFrom(getKeys: (nowMs: number) => Promise<KeySource>): Verify {
   };
 }
 
-// A verified JWT is remembered (its exact text) for a minute: an Ed25519 check costs far more than the rest
+// A verified JWT is remembered for a minute: an Ed25519 check costs far more than the rest
 // of a request. The expiry is still checked on every use, and a key deleted from the store stops a cached
 // token within this minute.
 const VERIFIED_FOR_MS = 60_000;
