@@ -74,6 +74,9 @@ async function start(cleanups: (() => Promise<void>)[]): Promise<{ server: Runni
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const round3 = (x: number) => Number(x.toFixed(3));
 
+/** The fixed-rate runs ask for this share of the unauthenticated GET's throughput. */
+const FIXED_RATE_SHARE = 0.6;
+
 type Mode = 'open' | 'jwt' | 'token';
 const MODES: Mode[] = ['open', 'jwt', 'token'];
 const LABELS: Record<Mode, string> = {
@@ -119,6 +122,17 @@ export async function benchAuth(): Promise<void> {
         runs[mode].push(await load(`round ${i + 1}: ${LABELS[mode]}`, targets[mode]));
       }
     }
+    // The same three at a fixed arrival rate, below what the server can take: both ends then wake as often in
+    // each run, and the server's CPU time per request is the cost of the request itself.
+    const rate = Math.round(FIXED_RATE_SHARE * median(runs.open.map((f) => f.requestsPerSecond)));
+    const fixed: Record<Mode, Figure[]> = { open: [], jwt: [], token: [] };
+    for (let i = 0; i < rounds; i++) {
+      for (let k = 0; k < MODES.length; k++) {
+        const mode = MODES[(i + k) % MODES.length] as Mode;
+        const name = `fixed rate ${rate}/s, round ${i + 1}: ${LABELS[mode]}`;
+        fixed[mode].push(await load(name, { ...targets[mode], overallRate: rate }));
+      }
+    }
     const layer = {
       open: await layerNanos(server.url, apiKey, {}, true),
       jwt: await layerNanos(server.url, apiKey, { 'x-svc-jwt': jwt }),
@@ -143,6 +157,13 @@ export async function benchAuth(): Promise<void> {
       medianServerCpuMicrosPerRequest: cpu(mode),
       // The hook's own CPU per request (its promise-free fast path: remembered credential), less the same call on
       // a route without a requirement, and what that cost is against the unauthenticated request's server CPU.
+      // At a fixed rate: each round's server CPU per request without a credential over with it; 1 is free.
+      fixedRateCpuRatio: median(
+        fixed[mode].map((f, i) =>
+          round3((fixed.open[i]?.serverCpuMicrosPerRequest ?? 0) / (f.serverCpuMicrosPerRequest ?? 1)),
+        ),
+      ),
+      fixedRateServerCpuMicrosPerRequest: median(fixed[mode].map((f) => f.serverCpuMicrosPerRequest ?? 0)),
       layerNanosPerRequest: layer[mode] - layer.open,
       layerShareOfOpenRequest: round3((layer[mode] - layer.open) / 1000 / cpu('open')),
     });
@@ -153,6 +174,8 @@ export async function benchAuth(): Promise<void> {
       rounds,
       secondsPerRun: Number(process.env.BENCH_SECONDS ?? 5),
       medianServerCpuMicrosPerRequestOpen: cpu('open'),
+      fixedRate: rate,
+      fixedRateServerCpuMicrosPerRequestOpen: median(fixed.open.map((f) => f.serverCpuMicrosPerRequest ?? 0)),
       jwt: summary('jwt'),
       token: summary('token'),
       goal: 'authentication and permission check cost under 10% of throughput (ratio at least 0.9)',
@@ -164,8 +187,12 @@ export async function benchAuth(): Promise<void> {
         `access token ${result.token.layerNanosPerRequest} ns per request (unauthenticated request: ` +
         `${result.medianServerCpuMicrosPerRequestOpen} µs of server CPU)`,
     );
+    console.log(
+      `at ${rate} req/s, server CPU per request without/with the credential: JWT ${result.jwt.fixedRateCpuRatio}, ` +
+        `access token ${result.token.fixedRateCpuRatio}`,
+    );
     writeResults('auth', {
-      figures: [...MODES.flatMap((m) => runs[m]), healthz, realRoute],
+      figures: [...MODES.flatMap((m) => runs[m]), ...MODES.flatMap((m) => fixed[m]), healthz, realRoute],
       ...result,
     });
   } finally {

@@ -58,6 +58,8 @@ export async function load(
     headers?: Record<string, string>;
     body?: string;
     connections?: number;
+    /** Requests per second across all connections (an open-loop load); unset: as fast as the server answers. */
+    overallRate?: number;
     durationS?: number;
     /** The server's process id, to report its CPU time per request. */
     serverPid?: number;
@@ -71,6 +73,7 @@ export async function load(
     headers: options.headers ?? {},
     ...(options.body ? { body: options.body } : {}),
     connections: options.connections ?? 32,
+    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
     duration: options.durationS ?? Number(process.env.BENCH_SECONDS ?? 5),
   });
   const cpuAfter = options.serverPid === undefined ? undefined : cpuSecondsOf(options.serverPid);

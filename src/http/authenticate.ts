@@ -188,22 +188,21 @@ function credentialFor(request: FastifyRequest, need: AuthRequirement): Presente
   throw authErrors.credentialNotAccepted(NAMES[first], names(' or '));
 }
 
-export function authenticationHook(backend: AuthBackend) {
-  async function authenticateFromStore(request: FastifyRequest, cred: Presented, need: AuthRequirement) {
+/**
+ * The onRequest hook of a route that declares `need` (platform.ts adds it to each such route as it is
+ * registered, so no request pays for reading its route's options). A callback hook: a request whose checks are
+ * all remembered goes on at once, without a promise or a turn of the microtask queue; the others wait for the
+ * store.
+ */
+export function authenticationHook(backend: AuthBackend, need: AuthRequirement) {
+  async function authenticateFromStore(request: FastifyRequest, cred: Presented) {
     const principal = await principalFrom(backend, request, cred);
     const apiKey = gameToLookUp(request, principal, need);
     if (apiKey !== undefined) principal.game = await backend.gameAccess(apiKey, principal.username);
     checkLevel(principal, need);
     request.playbaseAuth = principal;
   }
-  // A callback hook: a request whose checks are all remembered goes on at once, without a promise or a turn
-  // of the microtask queue; the others wait for the store.
   return function authenticate(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) {
-    const need = request.routeOptions.config?.auth;
-    if (!need) {
-      done();
-      return;
-    }
     let cred: Presented;
     let principal: Principal | undefined;
     try {
@@ -218,7 +217,7 @@ export function authenticationHook(backend: AuthBackend) {
       done();
       return;
     }
-    authenticateFromStore(request, cred, need).then(() => done(), done);
+    authenticateFromStore(request, cred).then(() => done(), done);
   };
 }
 

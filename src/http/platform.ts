@@ -15,6 +15,9 @@ import { authenticationHook } from './authenticate.js';
 
 const RUNTIME_PATH = /^\/(?:live|preview)\/rs\//;
 const TOKEN_CHECK_ROUTE = '/restv2/auth/user/token';
+const isTokenCheck = (url: string) =>
+  url.startsWith(TOKEN_CHECK_ROUTE) &&
+  (url.length === TOKEN_CHECK_ROUTE.length || url[TOKEN_CHECK_ROUTE.length] === '?');
 const CONFIG_ROUTE = /^\/restv2\/game\/:(?:apiKey|gameApiKey)\/config(?:\/|$)/;
 
 /** Which limits a request falls under: unauthenticated routes are not counted; the runtime API has its own. */
@@ -24,15 +27,12 @@ export function classifyRequest(request: FastifyRequest): RequestClass {
   const game = request.runtimeGame ?? params.apiKey ?? params.gameApiKey ?? params.apiKeyOrCredential;
   if (RUNTIME_PATH.test(request.url)) return { kind: 'runtime', game, configWrite: false };
   const principal = request.playbaseAuth;
-  const route = request.routeOptions.url ?? '';
   // A split config server checking a caller's token has already counted the caller's request.
-  if (!principal || route === TOKEN_CHECK_ROUTE) return { kind: 'none', configWrite: false };
-  return {
-    kind: 'management',
-    user: principal.username,
-    game,
-    configWrite: isConfigWriteMethod(request.method) && CONFIG_ROUTE.test(route),
-  };
+  if (!principal || isTokenCheck(request.url)) return { kind: 'none', configWrite: false };
+  // Fastify builds request.routeOptions anew on every read: only a write needs its route.
+  const configWrite =
+    isConfigWriteMethod(request.method) && CONFIG_ROUTE.test(request.routeOptions.url ?? '');
+  return { kind: 'management', user: principal.username, game, configWrite };
 }
 
 export function registerPlatformLayers(app: App, ctx: Context): AuthBackend {
@@ -51,14 +51,23 @@ export function registerPlatformLayers(app: App, ctx: Context): AuthBackend {
     backend.cache.invalidate();
     return payload;
   };
+  // Each route that declares a requirement gets its own authentication hook, after the app-wide onRequest hooks.
+  // Every route is registered after this hook is added (the platform layers are the first registrar), and the
+  // matrix tests send each route of the interface a request without a credential.
   app.addHook('onRoute', (route) => {
+    const need = route.config?.auth;
+    if (need) {
+      route.onRequest = [
+        ...[route.onRequest ?? []].flat(),
+        authenticationHook(backend, need),
+      ] as typeof route.onRequest;
+    }
     const methods = [route.method].flat();
     if (!route.url.startsWith('/restv2/') || methods.every((m) => m === 'GET' || m === 'HEAD')) return;
     route.onSend = [...[route.onSend ?? []].flat(), forgetChecks] as typeof route.onSend;
   });
   // Declared on every request from the start, so that setting it does not give requests a second shape.
   app.decorateRequest('playbaseAuth', null);
-  app.addHook('onRequest', authenticationHook(backend));
   registerLimitHooks(app, createLimitHooks(limiters, { classify: classifyRequest }));
   app.addHook('onClose', async () => {
     await limiters.close();

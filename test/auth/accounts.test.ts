@@ -244,6 +244,27 @@ describe('access tokens', () => {
   });
 });
 
+describe('the token check split servers make', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ PLAYBASE_LIMIT_USER_PER_MINUTE: '3' });
+  });
+  afterAll(() => server.close());
+
+  it('GET user/token (header or query parameter) → not counted against the user: the caller’s request was', async () => {
+    const user = await createUser(server, 'counted@limits.test'); // its login: 1 of 3
+    for (let i = 0; i < 4; i++) {
+      const res = await call(server, 'GET', '/restv2/auth/user/token', tokenHeader(user.token));
+      expect(res.statusCode).toBe(200);
+      const byQuery = `/restv2/auth/user/token?X-SVCAccessToken=${encodeURIComponent(user.token)}`;
+      expect((await call(server, 'GET', byQuery)).statusCode).toBe(200);
+    }
+    const counted = await call(server, 'GET', '/restv2/auth/games', tokenHeader(user.token)); // 2 of 3
+    expect(counted.statusCode).toBe(200);
+    expect(counted.headers['ratelimit-remaining']).toBe('1');
+  });
+});
+
 describe('changing one’s own password', () => {
   let server: TestServer;
   beforeAll(async () => {
