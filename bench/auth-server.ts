@@ -1,6 +1,6 @@
 // A Playbase process (every role, settings from the environment) plus one GET served twice: without and with
 // authentication, same schema and handler, so that the difference between the two is the authentication layer.
-// A third probe times the authentication hook alone, in this process, on the request it is given.
+// A third probe times the authentication hook alone, in this process, on the credentials it is sent.
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { createAuthBackend } from '../src/auth/backend.js';
@@ -21,8 +21,8 @@ function probes(app: App, ctx: Context): void {
   app.get('/bench/open/:apiKey', { schema }, handler);
   app.get('/bench/auth/:apiKey', { schema, config: { auth: GUARD } }, handler);
 
-  // The hook the platform layers install, on its own backend (same store, same cache rules), run `calls` times
-  // on this request's credentials as if it were /bench/auth/{apiKey} (or /bench/open/{apiKey} with ?open).
+  // The hook the platform layers give /bench/auth/{apiKey}, on its own backend (same store, same cache rules),
+  // run `calls` times on this request's credentials; with ?open, an empty hook instead.
   const backend = createAuthBackend(ctx, undefined);
   const guarded = authenticationHook(backend, GUARD);
   // The open route has no authentication hook at all; this stands in for it, so that the promise around each
