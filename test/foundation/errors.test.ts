@@ -38,6 +38,14 @@ function probeRoutes(app: App) {
 
 describe('error model', () => {
   let server: TestServer;
+  /** POST /probe/echo with `text` as the JSON body, exactly as written. */
+  const postJsonText = (text: string) =>
+    server.app.inject({
+      method: 'POST',
+      url: '/probe/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: text,
+    });
   beforeAll(async () => {
     server = await startTestServer(
       {},
@@ -74,12 +82,7 @@ describe('error model', () => {
   });
 
   it('malformed JSON → 400 INVALID_JSON', async () => {
-    const res = await server.app.inject({
-      method: 'POST',
-      url: '/probe/echo',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"name": ',
-    });
+    const res = await postJsonText('{"name": ');
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('INVALID_JSON');
     expect(res.json().requestId).toBe(res.headers['x-request-id']);
@@ -90,23 +93,13 @@ describe('error model', () => {
     ['behind \\u escapes', '{"name":"a","count":1,"\\u005f\\u005fproto\\u005f_":{"x":1}}'],
     ['nested', '{"name":"a","count":1,"inner":[{"__proto__":{"x":1}}]}'],
   ])('__proto__ key in a body (%s) → 400 INVALID_JSON', async (_how, payload) => {
-    const res = await server.app.inject({
-      method: 'POST',
-      url: '/probe/echo',
-      headers: { 'content-type': 'application/json' },
-      payload,
-    });
+    const res = await postJsonText(payload);
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('INVALID_JSON');
   });
 
   it('"__proto__" as a string value, and other \\u escapes → accepted', async () => {
-    const res = await server.app.inject({
-      method: 'POST',
-      url: '/probe/echo',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"name":"__proto__ \\u00e9","count":1}',
-    });
+    const res = await postJsonText('{"name":"__proto__ \\u00e9","count":1}');
     expect(res.statusCode).toBe(200);
   });
 
@@ -163,12 +156,7 @@ describe('error model', () => {
 
   it('body over 4 MB → 413 BODY_TOO_LARGE', async () => {
     const payload = JSON.stringify({ name: 'x'.repeat(4 * 1024 * 1024 + 10), count: 1 });
-    const res = await server.app.inject({
-      method: 'POST',
-      url: '/probe/echo',
-      headers: { 'content-type': 'application/json' },
-      payload,
-    });
+    const res = await postJsonText(payload);
     expect(res.statusCode).toBe(413);
     expect(res.json().code).toBe('BODY_TOO_LARGE');
   });
