@@ -121,6 +121,36 @@ describe('limits hooks', () => {
     expect((await write()).statusCode).toBe(200);
   });
 
+  it('rate limits off, concurrency on → no RateLimit-* headers, yet a 2nd write in flight answers 429', async () => {
+    const slow = gate();
+    let entered = 0;
+    const off = { perUserPerMinute: 0, perGamePerMinute: 0, runtimePerGamePerSecond: 0 };
+    const app = await buildApp({ ...off, concurrentConfigWrites: 1 }, (child) => {
+      child.get('/game/:game/things', async () => ({ ok: true }));
+      child.get('/runtime/:game', async () => ({ ok: true }));
+      child.post('/game/:game/config/events', async () => {
+        entered++;
+        await slow.opened;
+        return { ok: true };
+      });
+    });
+    for (const url of ['/game/g1/things', '/runtime/g1']) {
+      const read = await app.inject({ method: 'GET', url, headers: asUser('u') });
+      expect(read.statusCode).toBe(200);
+      expect(Object.keys(read.headers).filter((h) => h.startsWith('ratelimit'))).toEqual([]);
+    }
+    const write = () =>
+      app.inject({ method: 'POST', url: '/game/g1/config/events', headers: asUser('u'), payload: {} });
+    const held = write();
+    await waitFor(() => entered === 1);
+    const second = await write();
+    expect(second.statusCode).toBe(429);
+    expect(second.json()).toMatchObject({ code: 'TOO_MANY_CONCURRENT' });
+    slow.open();
+    expect((await held).statusCode).toBe(200);
+    expect((await write()).statusCode).toBe(200);
+  });
+
   it('config writes whose handler throws → every slot freed', async () => {
     const app = await buildApp({ concurrentConfigWrites: 1 }, (child) => {
       child.put('/game/:game/config/events/:code', async () => {

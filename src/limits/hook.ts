@@ -21,10 +21,16 @@ export interface LimitsHookOptions {
 }
 
 export interface LimitHooks {
-  /** preHandler, to run after authentication: counts, sets RateLimit-* headers, throws the 429s. */
-  countRequest(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-  /** Frees the request's slot, if any; idempotent. For onResponse, onRequestAbort, onTimeout and onError. */
-  releaseRequestSlot(request: FastifyRequest): Promise<void>;
+  /**
+   * preHandler, to run after authentication: counts, sets RateLimit-* headers, rejects with the 429s.
+   * Undefined when the request falls under no limit that is on, so that such a request waits for nothing.
+   */
+  countRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined;
+  /**
+   * Frees the request's slot, if any; idempotent. For onResponse, onRequestAbort, onTimeout and onError.
+   * Undefined when the request holds no slot.
+   */
+  releaseRequestSlot(request: FastifyRequest): Promise<void> | undefined;
 }
 
 /** The methods that count as configuration updates (GET, DELETE... are not counted), for classify. */
@@ -34,15 +40,17 @@ export function isConfigWriteMethod(method: string): boolean {
 
 export function createLimitHooks(limiters: Limiters, options: LimitsHookOptions): LimitHooks {
   const releases = new WeakMap<FastifyRequest, ReleaseSlot>();
-  // Requests whose end was seen, so a slot granted after the client left is given back at once.
+  // Requests waiting for a slot, and those of them whose end was seen, so that a slot granted after the client
+  // left is given back at once.
+  const waiting = new WeakSet<FastifyRequest>();
   const ended = new WeakSet<FastifyRequest>();
 
-  async function releaseRequestSlot(request: FastifyRequest): Promise<void> {
-    ended.add(request);
+  function releaseRequestSlot(request: FastifyRequest): Promise<void> | undefined {
+    if (waiting.has(request)) ended.add(request);
     const release = releases.get(request);
-    if (!release) return;
+    if (!release) return undefined;
     releases.delete(request);
-    await release();
+    return release();
   }
 
   async function countRate(request: RequestClass, reply: FastifyReply): Promise<void> {
@@ -59,7 +67,13 @@ export function createLimitHooks(limiters: Limiters, options: LimitsHookOptions)
   async function holdSlot(request: FastifyRequest, reply: FastifyReply, user: string, game: string) {
     // The raw response's close comes after finish and after an abort alike: the last guard against a leak.
     reply.raw.once('close', () => void releaseRequestSlot(request));
-    const release = await limiters.acquireConfigWriteSlot(user, game);
+    waiting.add(request);
+    let release: ReleaseSlot | null;
+    try {
+      release = await limiters.acquireConfigWriteSlot(user, game);
+    } finally {
+      waiting.delete(request);
+    }
     if (release === null) throw tooManyConcurrent(limiters.concurrentConfigWrites);
     if (ended.has(request) || reply.raw.destroyed) {
       await release();
@@ -70,24 +84,43 @@ export function createLimitHooks(limiters: Limiters, options: LimitsHookOptions)
 
   return {
     releaseRequestSlot,
-    async countRequest(request, reply) {
+    countRequest(request, reply) {
       const requestClass = options.classify(request);
-      await countRate(requestClass, reply);
-      const { user, game } = requestClass;
-      if (requestClass.configWrite && user !== undefined && game !== undefined) {
-        await holdSlot(request, reply, user, game);
-      }
+      const { kind, user, game } = requestClass;
+      const counted =
+        kind === 'management'
+          ? limiters.counting.management
+          : kind === 'runtime' && limiters.counting.runtime;
+      const holds =
+        requestClass.configWrite &&
+        limiters.concurrentConfigWrites > 0 &&
+        user !== undefined &&
+        game !== undefined;
+      if (!counted && !holds) return undefined;
+      return (async () => {
+        await countRate(requestClass, reply);
+        if (holds) await holdSlot(request, reply, user, game);
+      })();
     },
   };
 }
 
+type Done = (error?: Error) => void;
+
+/** Calls done now when there is nothing to wait for, else when pending settles. */
+function settle(pending: Promise<void> | undefined, done: Done): void {
+  if (pending === undefined) done();
+  else pending.then(() => done(), done);
+}
+
 /** Adds the hooks to app; call it after the authentication preHandler is added, so the user is known. */
 export function registerLimitHooks(app: FastifyInstance, hooks: LimitHooks): void {
-  app.addHook('preHandler', async (request, reply) => hooks.countRequest(request, reply));
-  app.addHook('onError', async (request, _reply, _error) => hooks.releaseRequestSlot(request));
-  app.addHook('onResponse', async (request, _reply) => hooks.releaseRequestSlot(request));
-  app.addHook('onRequestAbort', async (request) => hooks.releaseRequestSlot(request));
-  app.addHook('onTimeout', async (request, _reply) => hooks.releaseRequestSlot(request));
+  // Callback hooks: most requests have nothing to count or release, and then cost no promise.
+  app.addHook('preHandler', (request, reply, done) => settle(hooks.countRequest(request, reply), done));
+  app.addHook('onError', (request, _reply, _error, done) => settle(hooks.releaseRequestSlot(request), done));
+  app.addHook('onResponse', (request, _reply, done) => settle(hooks.releaseRequestSlot(request), done));
+  app.addHook('onRequestAbort', (request, done) => settle(hooks.releaseRequestSlot(request), done));
+  app.addHook('onTimeout', (request, _reply, done) => settle(hooks.releaseRequestSlot(request), done));
 }
 
 /** The hooks as a plugin whose hooks apply to the whole app (fastify-plugin's skip-override, set by hand). */

@@ -30,6 +30,8 @@ export interface LimitersOptions {
 export interface Limiters {
   /** The configured concurrent configuration writes per user and game (0: off), for the 429 message. */
   readonly concurrentConfigWrites: number;
+  /** Which kinds of request any counter is on for: a request of a kind that is off costs no call at all. */
+  readonly counting: { readonly management: boolean; readonly runtime: boolean };
   /**
    * Counts one management request against the user's and the game's counters (either may be absent).
    * The user's counter is asked first; a request it refuses never touches the game's counter, and a request the
@@ -154,6 +156,7 @@ export function createLimiters(options: LimitersOptions): Limiters {
 
   return {
     concurrentConfigWrites: options.concurrentConfigWrites,
+    counting: { management: perUser !== undefined || perGame !== undefined, runtime: runtime !== undefined },
     consumeManagement,
     async acquireConfigWriteSlot(user, game) {
       return slots ? slots.acquire(slotKey(user, game)) : async () => {};
