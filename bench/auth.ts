@@ -11,9 +11,12 @@ const basicHeader = `Basic ${Buffer.from(`${ADMIN.username}:${ADMIN.password}`).
 // The baseline is the same GET without authentication: bench/auth-server.ts serves one handler, with the same
 // params schema, at /bench/open/{apiKey} (no credential) and /bench/auth/{apiKey} (game at level 1, every
 // credential). The gap between them is the authentication layer: credential parsing, the JWT check (or the
-// access-token and game-access queries) and the permission check. GET /healthz is measured too, for scale.
+// access-token and game-access queries) and the permission check. The open route is also sent each credential,
+// which it ignores, so that the checks can be told from the cost of carrying the header. GET /healthz is
+// measured too, for scale.
 const BASELINE_WHY =
-  'baseline: the same GET (same schema and handler) without authentication, /bench/open/{apiKey} vs /bench/auth/{apiKey}';
+  'baseline: the same GET (same schema and handler) without authentication, /bench/open/{apiKey} vs /bench/auth/{apiKey}; ' +
+  'the open route also with the same header sent and ignored';
 
 async function jsonOf<T>(res: Promise<Response>): Promise<T> {
   return (await (await res).json()) as T;
@@ -77,10 +80,12 @@ const round3 = (x: number) => Number(x.toFixed(3));
 /** The fixed-rate runs ask for this share of the unauthenticated GET's throughput. */
 const FIXED_RATE_SHARE = 0.6;
 
-type Mode = 'open' | 'jwt' | 'token';
-const MODES: Mode[] = ['open', 'jwt', 'token'];
+type Mode = 'open' | 'openJwt' | 'openToken' | 'jwt' | 'token';
+const MODES: Mode[] = ['open', 'openJwt', 'openToken', 'jwt', 'token'];
 const LABELS: Record<Mode, string> = {
   open: 'GET without authentication',
+  openJwt: 'same GET without authentication, X-SVC-JWT sent and ignored',
+  openToken: 'same GET without authentication, X-SVCAccessToken sent and ignored',
   jwt: 'same GET with X-SVC-JWT',
   token: 'same GET with X-SVCAccessToken',
 };
@@ -106,15 +111,21 @@ export async function benchAuth(): Promise<void> {
     const guarded = `${server.url}/bench/auth/${apiKey}`;
     const targets: Record<Mode, Parameters<typeof load>[1]> = {
       open: { url: `${server.url}/bench/open/${apiKey}`, ...pid },
+      openJwt: { url: `${server.url}/bench/open/${apiKey}`, headers: { 'x-svc-jwt': jwt }, ...pid },
+      openToken: {
+        url: `${server.url}/bench/open/${apiKey}`,
+        headers: { 'x-svcaccesstoken': token },
+        ...pid,
+      },
       jwt: { url: guarded, headers: { 'x-svc-jwt': jwt }, ...pid },
       token: { url: guarded, headers: { 'x-svcaccesstoken': token }, ...pid },
     };
     const pinning = server.child.pid === undefined ? 'not pinned' : pinApart(server.child.pid);
     console.log(`store: ${store}; ${pinning}; ${BASELINE_WHY}`);
     for (const mode of MODES) await load(`warm-up ${mode}`, { ...targets[mode], durationS: 2 });
-    // The machine's speed drifts by tens of percent from one run to the next: the three are measured in short
+    // The machine's speed drifts by tens of percent from one run to the next: the five are measured in short
     // rounds, side by side, with their order rotated each round, and compared over all rounds together.
-    const runs: Record<Mode, Figure[]> = { open: [], jwt: [], token: [] };
+    const runs: Record<Mode, Figure[]> = { open: [], openJwt: [], openToken: [], jwt: [], token: [] };
     const rounds = Number(process.env.BENCH_ROUNDS ?? 9);
     for (let i = 0; i < rounds; i++) {
       for (let k = 0; k < MODES.length; k++) {
@@ -122,10 +133,10 @@ export async function benchAuth(): Promise<void> {
         runs[mode].push(await load(`round ${i + 1}: ${LABELS[mode]}`, targets[mode]));
       }
     }
-    // The same three at a fixed arrival rate, below what the server can take: both ends then wake as often in
+    // The same five at a fixed arrival rate, below what the server can take: both ends then wake as often in
     // each run, and the server's CPU time per request is the cost of the request itself.
     const rate = Math.round(FIXED_RATE_SHARE * median(runs.open.map((f) => f.requestsPerSecond)));
-    const fixed: Record<Mode, Figure[]> = { open: [], jwt: [], token: [] };
+    const fixed: Record<Mode, Figure[]> = { open: [], openJwt: [], openToken: [], jwt: [], token: [] };
     for (let i = 0; i < rounds; i++) {
       for (let k = 0; k < MODES.length; k++) {
         const mode = MODES[(i + k) % MODES.length] as Mode;
@@ -146,24 +157,32 @@ export async function benchAuth(): Promise<void> {
 
     const total = (mode: Mode) => runs[mode].reduce((sum, f) => sum + f.requestsPerSecond, 0);
     const cpu = (mode: Mode) => median(runs[mode].map((f) => f.serverCpuMicrosPerRequest ?? 0));
-    const perRound = (mode: Mode) =>
-      runs[mode].map((f, i) => round3(f.requestsPerSecond / (runs.open[i]?.requestsPerSecond ?? 1)));
-    const summary = (mode: 'jwt' | 'token') => ({
+    const perRound = (mode: Mode, baseline: Mode) =>
+      runs[mode].map((f, i) => round3(f.requestsPerSecond / (runs[baseline][i]?.requestsPerSecond ?? 1)));
+    const fixedCpuRatio = (mode: Mode, baseline: Mode) =>
+      median(
+        fixed[mode].map((f, i) =>
+          round3((fixed[baseline][i]?.serverCpuMicrosPerRequest ?? 0) / (f.serverCpuMicrosPerRequest ?? 1)),
+        ),
+      );
+    const summary = (mode: 'jwt' | 'token', sameBytes: 'openJwt' | 'openToken') => ({
       // Each round's ratio compares runs a few seconds apart; their median shrugs off a round the machine slowed.
-      medianRatio: median(perRound(mode)),
-      perRoundRatios: perRound(mode),
+      medianRatio: median(perRound(mode, 'open')),
+      perRoundRatios: perRound(mode, 'open'),
       // All rounds together: requests served with the credential over requests served without, same durations.
       pooledRatio: round3(total(mode) / total('open')),
+      // Against the open route sent the same header, which it ignores: the same bytes on the wire both ways, so
+      // that the difference is the checks alone, not the carrying of a 40- or 500-character header.
+      medianRatioSameBytes: median(perRound(mode, sameBytes)),
+      perRoundRatiosSameBytes: perRound(mode, sameBytes),
+      pooledRatioSameBytes: round3(total(mode) / total(sameBytes)),
       medianServerCpuMicrosPerRequest: cpu(mode),
+      // At a fixed rate: each round's server CPU per request without a credential over with it; 1 is free.
+      fixedRateCpuRatio: fixedCpuRatio(mode, 'open'),
+      fixedRateCpuRatioSameBytes: fixedCpuRatio(mode, sameBytes),
+      fixedRateServerCpuMicrosPerRequest: median(fixed[mode].map((f) => f.serverCpuMicrosPerRequest ?? 0)),
       // The hook's own CPU per request (its promise-free fast path: remembered credential), less the same call on
       // a route without a requirement, and what that cost is against the unauthenticated request's server CPU.
-      // At a fixed rate: each round's server CPU per request without a credential over with it; 1 is free.
-      fixedRateCpuRatio: median(
-        fixed[mode].map((f, i) =>
-          round3((fixed.open[i]?.serverCpuMicrosPerRequest ?? 0) / (f.serverCpuMicrosPerRequest ?? 1)),
-        ),
-      ),
-      fixedRateServerCpuMicrosPerRequest: median(fixed[mode].map((f) => f.serverCpuMicrosPerRequest ?? 0)),
       layerNanosPerRequest: layer[mode] - layer.open,
       layerShareOfOpenRequest: round3((layer[mode] - layer.open) / 1000 / cpu('open')),
     });
@@ -176,20 +195,23 @@ export async function benchAuth(): Promise<void> {
       medianServerCpuMicrosPerRequestOpen: cpu('open'),
       fixedRate: rate,
       fixedRateServerCpuMicrosPerRequestOpen: median(fixed.open.map((f) => f.serverCpuMicrosPerRequest ?? 0)),
-      jwt: summary('jwt'),
-      token: summary('token'),
+      jwt: summary('jwt', 'openJwt'),
+      token: summary('token', 'openToken'),
       goal: 'authentication and permission check cost under 10% of throughput (ratio at least 0.9)',
     };
     console.log(
       `authenticated/unauthenticated throughput, median of ${rounds} rounds: JWT ${result.jwt.medianRatio}, ` +
         `access token ${result.token.medianRatio} (all rounds pooled: JWT ${result.jwt.pooledRatio}, access token ` +
-        `${result.token.pooledRatio}); the hook alone: JWT ${result.jwt.layerNanosPerRequest} ns, ` +
-        `access token ${result.token.layerNanosPerRequest} ns per request (unauthenticated request: ` +
-        `${result.medianServerCpuMicrosPerRequestOpen} µs of server CPU)`,
+        `${result.token.pooledRatio}); against the open route sent the same header: JWT ` +
+        `${result.jwt.medianRatioSameBytes}, access token ${result.token.medianRatioSameBytes} (pooled: JWT ` +
+        `${result.jwt.pooledRatioSameBytes}, access token ${result.token.pooledRatioSameBytes}); the hook alone: ` +
+        `JWT ${result.jwt.layerNanosPerRequest} ns, access token ${result.token.layerNanosPerRequest} ns per request ` +
+        `(unauthenticated request: ${result.medianServerCpuMicrosPerRequestOpen} µs of server CPU)`,
     );
     console.log(
       `at ${rate} req/s, server CPU per request without/with the credential: JWT ${result.jwt.fixedRateCpuRatio}, ` +
-        `access token ${result.token.fixedRateCpuRatio}`,
+        `access token ${result.token.fixedRateCpuRatio}; same header sent: JWT ` +
+        `${result.jwt.fixedRateCpuRatioSameBytes}, access token ${result.token.fixedRateCpuRatioSameBytes}`,
     );
     writeResults('auth', {
       figures: [...MODES.flatMap((m) => runs[m]), ...MODES.flatMap((m) => fixed[m]), healthz, realRoute],
