@@ -98,7 +98,7 @@ export function createLimitHooks(limiters: Limiters, options: LimitsHookOptions)
         game !== undefined;
       if (!counted && !holds) return undefined;
       return (async () => {
-        await countRate(requestClass, reply);
+        if (counted) await countRate(requestClass, reply);
         if (holds) await holdSlot(request, reply, user, game);
       })();
     },
