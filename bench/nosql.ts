@@ -259,7 +259,9 @@ async function explainAll(game: Game): Promise<Record<string, unknown>> {
   return out;
 }
 
-async function freshDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+export async function freshDatabase(
+  baseUrl: string,
+): Promise<{ url: string; drop(): Promise<void> } | undefined> {
   const name = `playbase_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   try {

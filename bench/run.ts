@@ -2,6 +2,7 @@
 import { benchAuth } from './auth.js';
 import { benchExports } from './exports.js';
 import { benchFoundation } from './foundation.js';
+import { benchHostile } from './hostile.js';
 import { benchLimits } from './limits.js';
 import { benchNosql } from './nosql.js';
 import { benchRuntime } from './runtime.js';
@@ -13,6 +14,7 @@ const suites: Record<string, () => Promise<void>> = {
   nosql: benchNosql,
   runtime: benchRuntime,
   exports: benchExports,
+  hostile: benchHostile,
 };
 
 const wanted = process.argv.slice(2);

@@ -1,0 +1,147 @@
+// The worst legal inputs of each kind (issue 20): large but accepted bodies that once froze or crashed the
+// server. Shared by `npm run bench hostile` (figures) and test/hostile/hostile.test.ts (a 1 s bound).
+
+/** The runtime collections the cases write to (`script.<name>`), made before the first case. */
+export const HOSTILE_COLLECTIONS = ['hostile', 'many', 'deep'];
+
+/** Talks to one game's preview stage: `path` is below `.../mongo/`. */
+export type Call = (path: string, body: unknown) => Promise<{ status: number; text: string }>;
+
+export interface HostileCase {
+  name: string;
+  /** Puts what the case needs in place (not timed). */
+  setup?: (call: Call) => Promise<void>;
+  path: string;
+  /** Built before the timed window, so that building it never counts as the server's wait. */
+  body: () => unknown;
+  /** Answers the case may legitimately get: the input is served, or refused with a 4xx naming a limit. */
+  accept: readonly number[];
+}
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+const strings = (n: number, prefix = 'v') => range(n).map((i) => `${prefix}${i}`);
+
+/** Sizes: a scale of 1 is the figure the issue names (200,000 values, 1,000,000 array elements). */
+export function hostileCases(scale = 1, documents = 50_000): HostileCase[] {
+  const n = Math.round(200_000 * scale);
+  const big = Math.round(1_000_000 * scale);
+  const served = [200] as const;
+  const servedOrRefused = [200, 400, 413] as const;
+  return [
+    {
+      name: `$addToSet $each of ${n} distinct values into an array of ${n}`,
+      setup: async (call) => {
+        await expectOk(call('collection/script.hostile/insert', { _id: 'set', a: strings(n) }));
+      },
+      path: 'collection/script.hostile/update',
+      body: () => ({ query: { _id: 'set' }, update: { $addToSet: { a: { $each: strings(n, 'w') } } } }),
+      accept: served,
+    },
+    {
+      name: `$pull $in of ${n} values from an array of ${2 * n}`,
+      path: 'collection/script.hostile/update',
+      body: () => ({ query: { _id: 'set' }, update: { $pull: { a: { $in: strings(n) } } } }),
+      accept: served,
+    },
+    {
+      name: `$pullAll of ${n} values`,
+      path: 'collection/script.hostile/update',
+      body: () => ({ query: { _id: 'set' }, update: { $pullAll: { a: strings(n, 'w') } } }),
+      // Not an operator of this engine yet (issue 16): refused at once.
+      accept: [200, 400],
+    },
+    {
+      name: `$push $each of ${n} values with $sort`,
+      path: 'collection/script.hostile/update',
+      body: () => ({
+        query: { _id: 'set' },
+        update: { $push: { b: { $each: range(n).reverse(), $sort: 1 } } },
+      }),
+      accept: served,
+    },
+    {
+      name: `$set of ${n} fields`,
+      path: 'collection/script.hostile/update',
+      body: () => ({
+        query: { _id: 'set' },
+        update: { $set: Object.fromEntries(range(n).map((i) => [`f${i}`, i])) },
+      }),
+      accept: servedOrRefused,
+    },
+    {
+      name: `find with $in of ${n} values against arrays`,
+      path: 'collection/script.hostile/find',
+      body: () => ({ query: { a: { $in: strings(n, 'x') } }, fields: { _id: 1 } }),
+      accept: served,
+    },
+    {
+      name: `find with $nin of ${n} values`,
+      path: 'collection/script.hostile/count',
+      body: () => ({ query: { a: { $nin: strings(n, 'x') } } }),
+      accept: served,
+    },
+    {
+      name: `a document holding an array of ${big} elements, inserted then aggregated`,
+      setup: async (call) => {
+        await expectOk(
+          call('collection/script.hostile/insert', { _id: 'big', z: new Array(big).fill(0) }),
+          [200, 400, 413],
+        );
+      },
+      path: 'collection/script.hostile/aggregate',
+      body: () => [
+        { $match: { _id: 'big' } },
+        { $unwind: '$z' },
+        { $group: { _id: null, set: { $addToSet: '$z' }, all: { $push: '$z' }, n: { $sum: 1 } } },
+      ],
+      accept: servedOrRefused,
+    },
+    {
+      name: `$group $addToSet over ${documents} documents of distinct values`,
+      setup: async (call) => {
+        for (let i = 0; i < documents; i += 5000) {
+          const batch = range(Math.min(5000, documents - i)).map((k) => ({
+            s: `a${i + k}`,
+            t: 'x'.repeat(40),
+          }));
+          await expectOk(call('collection/script.many/insert', batch));
+        }
+      },
+      path: 'collection/script.many/aggregate',
+      body: () => [{ $group: { _id: null, s: { $addToSet: '$s' } } }, { $project: { _id: 1 } }],
+      accept: servedOrRefused,
+    },
+    {
+      name: `nested-repetition regular expression over ${documents} documents`,
+      path: 'collection/script.many/find',
+      body: () => ({ query: { s: { $regex: '(((a{100}){100}){100})' } } }),
+      accept: [200, 400],
+    },
+    {
+      name: `catastrophic-backtracking regular expression over ${documents} documents`,
+      path: 'collection/script.many/count',
+      body: () => ({ query: { t: { $regex: '^(x+x+)+y$' } } }),
+      accept: [200, 400],
+    },
+    {
+      name: 'a document nested 100 levels deep, inserted 200 times',
+      path: 'collection/script.deep/insert',
+      body: () => range(200).map(() => nest(99)),
+      accept: served,
+    },
+  ];
+}
+
+function nest(levels: number): Record<string, unknown> {
+  let doc: Record<string, unknown> = { leaf: 1 };
+  for (let i = 0; i < levels; i++) doc = { d: doc };
+  return doc;
+}
+
+async function expectOk(
+  answer: Promise<{ status: number; text: string }>,
+  accept: readonly number[] = [200],
+): Promise<void> {
+  const { status, text } = await answer;
+  if (!accept.includes(status)) throw new Error(`setup answered ${status}: ${text.slice(0, 300)}`);
+}
