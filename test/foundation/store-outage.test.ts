@@ -5,8 +5,10 @@ import { connect, createServer as createTcpServer, type Socket, type Server as T
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app.js';
+import { readSnapshot } from '../../src/nosql/snapshot-cursor.js';
 import { createServer, type Server } from '../../src/server.js';
 import { loadSettings } from '../../src/settings.js';
+import { isConnectionFailure } from '../../src/store/connection-failures.js';
 import { openStore, type Store, withTransaction } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
 import { ADMIN, basic, startTestServer, TEST_DATABASE_URL, type TestServer } from '../harness.js';
@@ -101,6 +103,42 @@ describe.skipIf(!TEST_DATABASE_URL)('a transaction whose backend is terminated',
       expect((await server.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
     } finally {
       uncaught.stop();
+    }
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)('a streaming cursor whose backend is terminated', () => {
+  it('terminated between two batches → no unhandled error; the next batch fails as a connection failure', async () => {
+    const store = await openStore({
+      databaseUrl: TEST_DATABASE_URL,
+      dataDir: '',
+      statementTimeoutMs: 10_000,
+    });
+    const uncaught = watchUncaught();
+    try {
+      const batches = readSnapshot<{ pid: number; n: number }>(
+        store.pool,
+        'SELECT pg_backend_pid() AS pid, n FROM generate_series(1, 10) AS n',
+        [],
+        2,
+      );
+      const first = await batches.next();
+      const pid = (first.value as Array<{ pid: number }>)[0]!.pid;
+      await admin('SELECT pg_terminate_backend($1)', [pid]);
+      await until('backend gone', async () => {
+        return (await admin('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).length === 0;
+      });
+      await sleep(300);
+      const next = await batches.next().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isConnectionFailure(next)).toBe(true);
+      expect(uncaught.errors).toEqual([]);
+      expect((await store.pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      uncaught.stop();
+      await store.close();
     }
   });
 });
