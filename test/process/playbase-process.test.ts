@@ -82,13 +82,14 @@ describe.skipIf(storeKind === 'postgres')('the playbase process on the embedded 
     );
     const wrapperExited = new Promise((resolve) => wrapper.on('exit', resolve));
     let second: ReturnType<typeof spawnPlaybase> | undefined;
+    let pid = 0;
     try {
-      const pid = Number(
+      pid = Number(
         await new Promise<string>((resolve) =>
           wrapper.stdout?.once('data', (d) => resolve(String(d).trim())),
         ),
       );
-      await waitReady(`http://127.0.0.1:${port}`);
+      await waitReady(`http://127.0.0.1:${port}`, 90_000);
       process.kill(pid, 'SIGKILL');
       const state = () => {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -97,17 +98,18 @@ describe.skipIf(storeKind === 'postgres')('the playbase process on the embedded 
       await expect.poll(state, { timeout: 10_000, interval: 20 }).toBe('Z');
 
       second = spawnPlaybase({ PORT: String(await freePort()), PLAYBASE_DATA_DIR: dir });
-      const outcome = await Promise.race([waitReady(second.url, 30_000).then(() => 'ready'), second.exited]);
+      const outcome = await Promise.race([waitReady(second.url, 60_000).then(() => 'ready'), second.exited]);
       expect([outcome, state()]).toEqual(['ready', 'Z']);
       expect(second.output()).not.toContain('is in use by another Playbase process');
     } finally {
       second?.child.kill('SIGTERM');
       await second?.exited;
+      if (pid > 0) process.kill(pid, 'SIGKILL'); // already dead (a zombie) unless the test failed before
       wrapper.kill('SIGTERM'); // sleep ends; the zombie's new parent reaps it
       await wrapperExited;
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 180_000);
 
   it('kill -9 after acknowledged writes → the reopened store has every one of them, and the stale lock is taken over', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'playbase-kill-'));
