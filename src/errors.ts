@@ -53,6 +53,9 @@ export function def<A extends unknown[]>(
   return (...args: A) => new PlaybaseError(status, code, message(...args));
 }
 
+// A restart of PostgreSQL or a failover takes a few seconds; sooner retries would meet the same refusal.
+const STORE_RETRY_AFTER_S = 2;
+
 export const errors = {
   // --- HTTP layer (foundation) ---
   invalidJson: def(
@@ -100,6 +103,11 @@ export const errors = {
     'The server is starting or its store does not answer.',
     (why: string) => why,
   ),
+  /** NOT_READY for a store that dropped or refused the connection: the client may retry after a pause. */
+  storeUnavailable: () =>
+    new PlaybaseError(503, 'NOT_READY', 'The store does not answer', undefined, {
+      'Retry-After': String(STORE_RETRY_AFTER_S),
+    }),
   shuttingDown: def('SHUTTING_DOWN', 503, 'The server is shutting down.', () => 'Server is shutting down'),
   queryTimeout: def(
     'QUERY_TIMEOUT',

@@ -89,6 +89,7 @@ export async function createServer(settings: Settings, options: StartOptions = {
       dataDir: settings.dataDir,
       statementTimeoutMs: settings.statementTimeoutMs,
       poolSize: settings.databasePoolSize,
+      connectTimeoutMs: settings.databaseConnectTimeoutMs,
       schema: options.schema,
     }));
   let migrated = false;
@@ -105,7 +106,7 @@ export async function createServer(settings: Settings, options: StartOptions = {
       try {
         await store.pool.query('SELECT 1');
       } catch {
-        throw errors.notReady('The store does not answer');
+        throw errors.storeUnavailable();
       }
     };
     const { app, ctx } = await buildApp(

@@ -36,6 +36,8 @@ export interface Settings {
   statementTimeoutMs: number;
   /** Connections of the PostgreSQL pool (PGlite has one). */
   databasePoolSize: number;
+  /** Longest wait for a PostgreSQL connection (connecting, or a free one of the pool) before 503 NOT_READY. */
+  databaseConnectTimeoutMs: number;
   limits: {
     perUserPerMinute: number;
     perGamePerMinute: number;
@@ -248,6 +250,7 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
     shutdownGraceMs: readInt(env, 'PLAYBASE_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     statementTimeoutMs: readInt(env, 'PLAYBASE_STATEMENT_TIMEOUT_MS', 10_000, 100, 3_600_000),
     databasePoolSize: readInt(env, 'PLAYBASE_DATABASE_POOL_SIZE', 10, 1, 1000),
+    databaseConnectTimeoutMs: readInt(env, 'PLAYBASE_DATABASE_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
     limits: {
       // 0 turns a limit off (benchmarks); the defaults are the spec's values.
       perUserPerMinute: readInt(env, 'PLAYBASE_LIMIT_USER_PER_MINUTE', 300, 0, 10_000_000),

@@ -58,8 +58,10 @@ type KeySource = Parameters<typeof jwtVerify>[1];
 function verifierFrom(getKeys: (nowMs: number) => Promise<KeySource>): Verify {
   return async (token, nowMs) => {
     let payload: JWTPayload;
+    // Outside the try: a store or auth server that cannot give the keys is not a bad token (503, not 401).
+    const keys = await getKeys(nowMs);
     try {
-      ({ payload } = await jwtVerify(token, (await getKeys(nowMs)) as never, {
+      ({ payload } = await jwtVerify(token, keys as never, {
         algorithms: ['EdDSA'],
         issuer: JWT_ISSUER,
         currentDate: new Date(nowMs),

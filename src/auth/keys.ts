@@ -67,13 +67,18 @@ export function createKeyRing(pool: pg.Pool, clock: () => number): KeyRing {
       if (loaded.signing) return loaded.signing;
       // First use: the advisory lock keeps two processes from both creating a first key.
       const client = await pool.connect();
+      let unlockFailure: Error | undefined;
       try {
         await client.query('SELECT pg_advisory_lock(74042027)');
         const { rows } = await client.query('SELECT 1 FROM signing_keys WHERE retired_at IS NULL LIMIT 1');
         if (rows.length === 0) await create(client);
       } finally {
-        await client.query('SELECT pg_advisory_unlock(74042027)');
-        client.release();
+        // Always released: a client kept after a failed unlock would be lost to the pool for good. Destroyed
+        // then, so that its session (and the advisory lock it may still hold) ends with it.
+        await client.query('SELECT pg_advisory_unlock(74042027)').catch((e: Error) => {
+          unlockFailure = e;
+        });
+        client.release(unlockFailure);
       }
       cache = undefined;
       const reloaded = await load();

@@ -1,6 +1,7 @@
 // The one error handler: every failure leaves as {message, code, requestId[, details]} with the right status.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errors, isPlaybaseError, type PlaybaseError } from '../errors.js';
+import { isConnectionFailure } from '../store/connection-failures.js';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -64,6 +65,8 @@ function fromFastify(error: FastifyError): PlaybaseError | undefined {
 function fromDatabase(error: { code?: string }, timeoutMs: number): PlaybaseError | undefined {
   // 57014: statement_timeout cancelled the query.
   if (error.code === '57014') return errors.queryTimeout(Math.round(timeoutMs / 1000));
+  // A database that is restarting, unreachable or that dropped the connection: not the request's fault.
+  if (isConnectionFailure(error)) return errors.storeUnavailable();
   return undefined;
 }
 

@@ -1,5 +1,6 @@
 // Translates PostgreSQL errors of nosql statements into catalogue errors (409, 400, 503), others pass through.
 import { errors, isPlaybaseError } from '../errors.js';
+import { isConnectionFailure } from '../store/connection-failures.js';
 import { nosqlErrors } from './errors.js';
 import type { Db, Scope } from './scope.js';
 import { query } from './sql.js';
@@ -39,6 +40,7 @@ export async function translateDbError(
   scope: Scope | undefined,
   timeoutMs: number,
 ): Promise<unknown> {
+  if (!isPlaybaseError(e) && isConnectionFailure(e)) return errors.storeUnavailable();
   const pe = pgError(e);
   if (!pe) return e;
   const message = pe.message ?? '';

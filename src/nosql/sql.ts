@@ -5,6 +5,7 @@
 // the following statements fail ("Connection terminated unexpectedly") or read another statement's rows.
 // An SQL error (one with a SQLSTATE) leaves a connection usable, so the client goes back to the pool intact.
 import pg from 'pg';
+import { isConnectionFailure } from '../store/connection-failures.js';
 import type { Db } from './scope.js';
 
 function isSqlError(e: unknown): boolean {
@@ -23,7 +24,8 @@ export async function query<T extends pg.QueryResultRow = Record<string, unknown
   try {
     return await client.query<T>(text, values);
   } catch (e) {
-    if (!isSqlError(e)) failure = e as Error;
+    // 57P01 and its kin carry a SQLSTATE but leave no connection behind: that client is destroyed too.
+    if (!isSqlError(e) || isConnectionFailure(e)) failure = e as Error;
     throw e;
   } finally {
     client.release(failure);

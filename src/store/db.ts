@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
+import { guardPoolClients } from './connection-failures.js';
+import { CHANNEL_NAME, listenPostgres } from './listen-postgres.js';
 import { lockDataDir } from './lock.js';
 
 export type StoreKind = 'pglite' | 'postgres';
@@ -25,70 +27,6 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
-const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-const LISTEN_RETRY_MS = 1000;
-
-/** A dedicated PostgreSQL connection that LISTENs, reconnecting after a loss. */
-async function listenPostgres(
-  config: pg.ClientConfig,
-  channel: string,
-  onNotify: (payload: string) => void,
-  onGap: () => void,
-): Promise<Subscription> {
-  if (!CHANNEL_NAME.test(channel)) throw new Error(`Invalid channel name ${channel}`);
-  let client: pg.Client | undefined;
-  let live = false;
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
-
-  function lost(c: pg.Client): void {
-    c.end().catch(() => {});
-    if (closed || (client !== undefined && client !== c)) return;
-    client = undefined;
-    if (live) {
-      live = false;
-      onGap();
-    }
-    retry ??= setTimeout(() => {
-      retry = undefined;
-      void connect();
-    }, LISTEN_RETRY_MS);
-    retry.unref();
-  }
-
-  async function connect(): Promise<void> {
-    const c = new pg.Client(config);
-    c.on('error', () => lost(c));
-    c.on('end', () => lost(c));
-    c.on('notification', (message) => onNotify(message.payload ?? ''));
-    try {
-      await c.connect();
-      await c.query(`LISTEN ${channel}`);
-    } catch {
-      lost(c);
-      return;
-    }
-    if (closed) {
-      await c.end().catch(() => {});
-      return;
-    }
-    client = c;
-    live = true;
-    onGap(); // what changed before LISTEN took effect was not announced to this process
-  }
-
-  await connect();
-  return {
-    isLive: () => live,
-    async close() {
-      closed = true;
-      live = false;
-      if (retry) clearTimeout(retry);
-      await client?.end().catch(() => {});
-    },
-  };
-}
-
 export interface StoreOptions {
   /** Unset: embedded PGlite in `dataDir`. */
   databaseUrl?: string | undefined;
@@ -97,6 +35,10 @@ export interface StoreOptions {
   /** PostgreSQL only: a schema to work in (tests give each app its own). */
   schema?: string | undefined;
   poolSize?: number;
+  /** PostgreSQL only: longest wait for a connection of the pool (default: the statement timeout). */
+  connectTimeoutMs?: number | undefined;
+  /** PostgreSQL only: application_name of every connection, as pg_stat_activity shows it. */
+  applicationName?: string | undefined;
 }
 
 // Keep int8 and numeric exact: they come back as strings, never as lossy JS numbers.
@@ -131,14 +73,24 @@ async function openPostgres(options: StoreOptions, url: string): Promise<Store> 
   const serverOptions = ['-c jit=off', ...(options.schema ? [`-c search_path=${options.schema}`] : [])].join(
     ' ',
   );
-  const pool = new pg.Pool({
+  const connectTimeoutMs = options.connectTimeoutMs ?? options.statementTimeoutMs;
+  // pg_stat_activity names the connections; a DATABASE_URL's application_name parameter wins (pg reads the URL
+  // last), and PGAPPNAME wins over the fallback.
+  const connection: pg.ClientConfig = {
     connectionString: url,
+    options: serverOptions,
+    ...(options.applicationName
+      ? { application_name: options.applicationName }
+      : { fallback_application_name: 'playbase' }),
+    connectionTimeoutMillis: connectTimeoutMs,
+  };
+  const pool = new pg.Pool({
+    ...connection,
     max: options.poolSize ?? 10,
     statement_timeout: options.statementTimeoutMs,
-    options: serverOptions,
   });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
+  // No lost connection may end the process, whether its client is idle in the pool or checked out.
+  guardPoolClients(pool);
   if (options.schema) {
     if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema))
       throw new Error(`Invalid schema name ${options.schema}`);
@@ -150,8 +102,7 @@ async function openPostgres(options: StoreOptions, url: string): Promise<Store> 
   return {
     kind: 'postgres',
     pool,
-    listen: (channel, onNotify, onGap) =>
-      listenPostgres({ connectionString: url, options: serverOptions }, channel, onNotify, onGap),
+    listen: (channel, onNotify, onGap) => listenPostgres(connection, channel, onNotify, onGap),
     close: () => pool.end(),
   };
 }
@@ -185,7 +136,11 @@ async function openPglite(options: StoreOptions): Promise<Store> {
   }
 }
 
-/** Runs `fn` in a transaction on one client; rolls back on any throw. `begin` may ask for another isolation. */
+/**
+ * Runs `fn` in a transaction on one client; rolls back on any throw. `begin` may ask for another isolation. A
+ * connection lost meanwhile rejects the statement in flight; the pool's guard (guardPoolClients) takes the
+ * client's 'error' event, and pg-pool destroys the client on release.
+ */
 export async function withTransaction<T>(
   pool: pg.Pool,
   fn: (client: pg.PoolClient) => Promise<T>,

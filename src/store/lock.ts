@@ -15,19 +15,38 @@ export class DataDirLockedError extends Error {
   }
 }
 
+/**
+ * The state letter of a process on Linux (R, S, D, Z...), from /proc/<pid>/stat; undefined elsewhere. The
+ * command name in parentheses may itself hold spaces and parentheses: the state follows the last ')'.
+ */
+function linuxProcessState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const end = stat.lastIndexOf(')');
+    return end < 0 ? undefined : stat.slice(end + 2, end + 3) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     // EPERM means the process exists but belongs to someone else: still alive.
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
+  // A process killed with SIGKILL stays a zombie (Z; X while being reaped) until its parent waits for it, about
+  // a second under a supervisor: signal 0 still reaches it, but it holds nothing and runs nothing. Where there
+  // is no /proc (macOS), a process that answers signal 0 counts as alive.
+  const state = linuxProcessState(pid);
+  return state !== 'Z' && state !== 'X';
 }
 
 /**
  * Takes `<dir>/playbase.lock` with O_EXCL. A lock left by a process that no longer runs (kill -9, power loss)
- * is stale and taken over; a live holder makes this throw DataDirLockedError at once.
+ * or that is a zombie not yet reaped is stale and taken over; a live holder makes this throw
+ * DataDirLockedError at once.
  */
 const heldHere = new Set<string>();
 

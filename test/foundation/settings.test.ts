@@ -22,6 +22,7 @@ describe('settings', () => {
     expect(s.redisUrl).toBeUndefined();
     expect(s.roles).toEqual(['auth', 'config', 'nosql']);
     expect(s.databasePoolSize).toBe(10);
+    expect(s.databaseConnectTimeoutMs).toBe(10_000);
     expect(s.clusters.local).toEqual({
       liveNosql: 'http://127.0.0.1:8080/live',
       previewNosql: 'http://127.0.0.1:8080/preview',

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -65,6 +66,50 @@ describe.skipIf(storeKind === 'postgres')('the playbase process on the embedded 
     expect(await p.exited).toBe(1);
     expect(p.output()).toContain('Invalid setting PORT');
   });
+
+  it('kill -9 of the holder, left a zombie by a parent that has not reaped it → a second process on the folder starts at once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'playbase-zombie-'));
+    const port = await freePort();
+    // sh starts Playbase in the background, then becomes `sleep`, which never waits for a child: the killed
+    // process stays a zombie, as under a supervisor that has not reaped it yet.
+    const wrapper = spawn(
+      'sh',
+      ['-c', `"${process.execPath}" --import tsx src/main.ts >/dev/null 2>&1 & echo $!; exec sleep 600`],
+      {
+        env: { ...process.env, PORT: String(port), PLAYBASE_DATA_DIR: dir },
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    const wrapperExited = new Promise((resolve) => wrapper.on('exit', resolve));
+    let second: ReturnType<typeof spawnPlaybase> | undefined;
+    let pid = 0;
+    try {
+      pid = Number(
+        await new Promise<string>((resolve) =>
+          wrapper.stdout?.once('data', (d) => resolve(String(d).trim())),
+        ),
+      );
+      await waitReady(`http://127.0.0.1:${port}`, 90_000);
+      process.kill(pid, 'SIGKILL');
+      const state = () => {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      };
+      await expect.poll(state, { timeout: 10_000, interval: 20 }).toBe('Z');
+
+      second = spawnPlaybase({ PORT: String(await freePort()), PLAYBASE_DATA_DIR: dir });
+      const outcome = await Promise.race([waitReady(second.url, 60_000).then(() => 'ready'), second.exited]);
+      expect([outcome, state()]).toEqual(['ready', 'Z']);
+      expect(second.output()).not.toContain('is in use by another Playbase process');
+    } finally {
+      second?.child.kill('SIGTERM');
+      await second?.exited;
+      if (pid > 0) process.kill(pid, 'SIGKILL'); // already dead (a zombie) unless the test failed before
+      wrapper.kill('SIGTERM'); // sleep ends; the zombie's new parent reaps it
+      await wrapperExited;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it('kill -9 after acknowledged writes → the reopened store has every one of them, and the stale lock is taken over', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'playbase-kill-'));
