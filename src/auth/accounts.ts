@@ -1,8 +1,9 @@
 // Accounts: create, list, read, change (disable, enable, password), and the Basic login check.
 import type pg from 'pg';
+import { withTransaction } from '../store/db.js';
 import { authErrors } from './errors.js';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.js';
-import { revokeAllTokens } from './tokens.js';
+import { deleteTokensExcept, moveSessionsEnd } from './sessions.js';
 
 export interface Account {
   username: string;
@@ -70,7 +71,10 @@ export async function getAccount(pool: pg.Pool, username: string): Promise<Accou
   return toAccount(rows[0]);
 }
 
-/** Disabling or resetting the password revokes every access token of the account at once. */
+/**
+ * Disabling or resetting the password ends every session of the account at once: its access tokens are deleted
+ * and the JWTs issued before are refused (sessions.ts), also after the account is enabled again.
+ */
 export async function updateAccount(
   pool: pg.Pool,
   username: string,
@@ -80,13 +84,17 @@ export async function updateAccount(
   const current = await getAccount(pool, username);
   if (change.password !== undefined) checkPassword(change.password);
   const hash = change.password !== undefined ? await hashPassword(change.password) : null;
-  const { rows } = await pool.query<AccountRow>(
-    `UPDATE accounts SET disabled = COALESCE($2, disabled), password_hash = COALESCE($3, password_hash),
-       country = COALESCE($4, country), updated_at = $5 WHERE username = $1 RETURNING ${COLUMNS}`,
-    [current.username, change.disabled ?? null, hash, change.country ?? null, new Date(nowMs)],
-  );
-  if (change.disabled === true || hash) await revokeAllTokens(pool, current.username);
-  return toAccount(rows[0] as AccountRow);
+  const endsSessions = change.disabled === true || hash !== null;
+  return withTransaction(pool, async (client) => {
+    const { rows } = await client.query<AccountRow>(
+      `UPDATE accounts SET disabled = COALESCE($2, disabled), password_hash = COALESCE($3, password_hash),
+         country = COALESCE($4, country), updated_at = $5${endsSessions ? `, ${moveSessionsEnd(5)}` : ''}
+       WHERE username = $1 RETURNING ${COLUMNS}`,
+      [current.username, change.disabled ?? null, hash, change.country ?? null, new Date(nowMs)],
+    );
+    if (endsSessions) await deleteTokensExcept(client, current.username);
+    return toAccount(rows[0] as AccountRow);
+  });
 }
 
 /** Checks a Basic login; the same work is done for unknown names so timing does not tell them apart. */
@@ -104,22 +112,24 @@ export async function verifyLogin(
   return toAccount(row);
 }
 
+/**
+ * Sets a new password (the caller has proved the current one). Every other session ends: a changed password is
+ * often a response to a leaked one. `keepToken`, the session that asked, goes on.
+ */
 export async function changeOwnPassword(
   pool: pg.Pool,
   username: string,
-  oldPassword: string | undefined,
   newPassword: string,
   keepToken: string | undefined,
   nowMs: number,
 ): Promise<void> {
-  if (oldPassword !== undefined && !(await verifyLogin(pool, username, oldPassword)))
-    throw authErrors.wrongOldPassword();
   checkPassword(newPassword);
-  await pool.query('UPDATE accounts SET password_hash = $2, updated_at = $3 WHERE username = $1', [
-    username,
-    await hashPassword(newPassword),
-    new Date(nowMs),
-  ]);
-  // Other sessions end: a changed password is often a response to a leaked one.
-  await revokeAllTokens(pool, username, keepToken);
+  const hash = await hashPassword(newPassword);
+  await withTransaction(pool, async (client) => {
+    await client.query(
+      `UPDATE accounts SET password_hash = $2, updated_at = $3, ${moveSessionsEnd(3)} WHERE username = $1`,
+      [username, hash, new Date(nowMs)],
+    );
+    await deleteTokensExcept(client, username, keepToken);
+  });
 }

@@ -8,18 +8,30 @@ import { type GameAccess, resolveGameAccess } from './game-access.js';
 import { type GameClaims, type JwtVerifier, localJwtVerifier, remoteJwtVerifier } from './jwt.js';
 import { createKeyRing, type KeyRing } from './keys.js';
 import { createLoginGuard } from './login-guard.js';
+import { type AccountState, readAccountState } from './sessions.js';
 import { type TokenOwner, verifyAccessToken } from './tokens.js';
 
 export interface AuthBackend {
   keys: KeyRing | undefined;
+  /**
+   * True where the control database is at hand (auth and config roles): a JWT is then also checked against the
+   * account's state and the holder's current access to its game. A nosql-only process, on its cluster's own
+   * database, has only the JWT's claims.
+   */
+  readsControl: boolean;
   verifyBasic(username: string, password: string, address: string): Promise<Account>;
+  /**
+   * The current password given again by a signed-in caller (password change): counted and throttled like a
+   * Basic login, 400 PASSWORD_MISMATCH when wrong, 429 LOGIN_THROTTLED while the account or address is blocked.
+   */
+  verifyCurrentPassword(username: string, password: string, address: string): Promise<void>;
   verifyToken(token: string): Promise<TokenOwner>;
   verifyJwt(token: string): Promise<GameClaims>;
   gameAccess(apiKey: string, username: string): Promise<GameAccess>;
-  /** True when the account is disabled now (checked where the control database is at hand). */
-  isDisabled(username: string): Promise<boolean>;
+  /** Disabled, and since when tokens are honoured (never disabled, never moved where !readsControl). */
+  accountState(username: string): Promise<AccountState>;
   /**
-   * What verifyToken, verifyJwt, gameAccess and isDisabled would answer, when the answer is remembered: no
+   * What verifyToken, verifyJwt, gameAccess and accountState would answer, when the answer is remembered: no
    * waiting, no promise (the request's fast path). Undefined means ask them; an expired credential throws as
    * they do.
    */
@@ -27,7 +39,7 @@ export interface AuthBackend {
     token(token: string): TokenOwner | undefined;
     jwt(token: string): GameClaims | undefined;
     gameAccess(apiKey: string, username: string): GameAccess | undefined;
-    isDisabled(username: string): boolean | undefined;
+    accountState(username: string): AccountState | undefined;
   };
   /** The remembered checks, dropped on any write to accounts, tokens, games, collaborators or groups. */
   cache: AuthCache;
@@ -54,6 +66,9 @@ function remoteTokenVerifier(authUrl: string): (token: string) => Promise<TokenO
     return (await res.json()) as TokenOwner;
   };
 }
+
+/** Where the accounts cannot be read, a JWT's account is taken as it was when the JWT was issued. */
+const UNCHECKED: AccountState = Object.freeze({ disabled: false, sessionsEndedAt: 0 });
 
 export function createAuthBackend(ctx: Context, redis: Redis | undefined): AuthBackend {
   const { store, settings, clock } = ctx;
@@ -93,26 +108,34 @@ export function createAuthBackend(ctx: Context, redis: Redis | undefined): AuthB
       ctx.log.warn({ err }, 'auth cache: cannot listen for changes; every check reads the store'),
   });
 
-  const checksDisabled = local || settings.roles.includes('config');
+  const readsControl = local || settings.roles.includes('config');
   const unexpired = (owner: TokenOwner): TokenOwner => {
     if (owner.expiresAt <= clock()) throw authErrors.tokenExpired();
     return owner;
   };
   const gameKey = (apiKey: string, username: string) => `${apiKey}\u0000${username}`;
 
+  /** A password check counted per account and address, refused with 429 while either is blocked. */
+  async function guardedLogin(username: string, password: string, address: string) {
+    // Counted under the name the account is found by, so spelling variants share one count.
+    const name = normalizeUsername(username);
+    await guard.check(name, address);
+    const account = await verifyLogin(store.pool, name, password);
+    if (account) await guard.recordSuccess(name);
+    else await guard.recordFailure(name, address);
+    return account;
+  }
+
   return {
     keys,
+    readsControl,
     async verifyBasic(username, password, address) {
-      // Counted under the name the account is found by, so spelling variants share one count.
-      const name = normalizeUsername(username);
-      await guard.check(name, address);
-      const account = await verifyLogin(store.pool, name, password);
-      if (!account) {
-        await guard.recordFailure(name, address);
-        throw authErrors.badCredentials();
-      }
-      await guard.recordSuccess(name);
+      const account = await guardedLogin(username, password, address);
+      if (!account) throw authErrors.badCredentials();
       return account;
+    },
+    async verifyCurrentPassword(username, password, address) {
+      if (!(await guardedLogin(username, password, address))) throw authErrors.wrongOldPassword();
     },
     async verifyToken(token) {
       if (remoteToken) return remoteToken(token);
@@ -129,17 +152,11 @@ export function createAuthBackend(ctx: Context, redis: Redis | undefined): AuthB
       },
       jwt: (token) => jwt.remembered(token, clock()),
       gameAccess: (apiKey, username) => cache.peek<GameAccess>('game', gameKey(apiKey, username)),
-      isDisabled: (username) => (checksDisabled ? cache.peek<boolean>('disabled', username) : false),
+      accountState: (username) => (readsControl ? cache.peek<AccountState>('account', username) : UNCHECKED),
     },
-    async isDisabled(username) {
-      if (!checksDisabled) return false;
-      return cache.get('disabled', username, async () => {
-        const { rows } = await store.pool.query<{ disabled: boolean }>(
-          'SELECT disabled FROM accounts WHERE username = $1',
-          [username],
-        );
-        return rows[0]?.disabled ?? true;
-      });
+    async accountState(username) {
+      if (!readsControl) return UNCHECKED;
+      return cache.get('account', username, () => readAccountState(store.pool, username));
     },
     cache,
     close: () => cache.close(),

@@ -21,6 +21,12 @@ export const authErrors = {
     () => 'Invalid access token',
   ),
   tokenExpired: def('TOKEN_EXPIRED', 401, 'The access token or JWT has expired.', () => 'Token expired'),
+  tokenRevoked: def(
+    'TOKEN_REVOKED',
+    401,
+    "The access token or JWT was issued before its account's sessions were ended (account disabled, password changed or reset, log out everywhere); log in again.",
+    () => 'This token was revoked: log in again',
+  ),
   badJwt: def(
     'JWT_INVALID',
     401,

@@ -25,19 +25,26 @@ export interface GameClaims {
   scope: string;
   owner: boolean;
   iat: number;
+  /**
+   * The issue instant in ms: `iat` is in whole seconds, too coarse to tell a JWT issued just before the account's
+   * sessions were ended from one issued just after (sessions.ts). Absent from JWTs signed before it existed.
+   */
+  iatMs?: number;
   exp: number;
 }
 
+/** `issuedAtMs` (the `iatMs` claim) may be a little past `nowMs`: see issueStamp in sessions.ts. */
 export async function signGameJwt(
   keys: KeyRing,
-  claims: Omit<GameClaims, 'iat' | 'exp'>,
+  claims: Omit<GameClaims, 'iat' | 'iatMs' | 'exp'>,
   nowMs: number,
   lifetimeSeconds: number,
+  issuedAtMs = nowMs,
 ): Promise<{ token: string; expiresAt: number }> {
   const key = await keys.current();
   const iat = Math.floor(nowMs / 1000);
   const exp = iat + lifetimeSeconds;
-  const token = await new SignJWT({ ...claims })
+  const token = await new SignJWT({ ...claims, iatMs: issuedAtMs })
     .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' })
     .setIssuer(JWT_ISSUER)
     .setIssuedAt(iat)

@@ -3,33 +3,19 @@ import { Type } from 'typebox';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
 import { principalOf } from '../http/authenticate.js';
-import { changeOwnPassword, createAccount, getAccount, listAccounts, updateAccount } from './accounts.js';
+import { createAccount, getAccount, listAccounts, updateAccount } from './accounts.js';
 import type { AuthBackend } from './backend.js';
 import * as collab from './collaborators.js';
 import { authErrors } from './errors.js';
-import { resolveGameAccess } from './game-access.js';
-import { signGameJwt } from './jwt.js';
-import { CATALOGUE, filterByScope, SCOPES } from './permissions.js';
-import {
-  ACCESS_TOKEN_DEFAULT_SECONDS,
-  ACCESS_TOKEN_MAX_SECONDS,
-  issueAccessToken,
-  revokeAccessToken,
-} from './tokens.js';
+import { CATALOGUE, SCOPES } from './permissions.js';
+import { ApiKeyParams, Message, registerSession } from './session-routes.js';
 
-const JWT_MAX_SECONDS = 3600;
-const Message = Type.Object({ message: Type.String() });
 const AccountOut = Type.Object({
   username: Type.String(),
   country: Type.String(),
   isAdmin: Type.Boolean(),
   disabled: Type.Boolean(),
   created: Type.String(),
-});
-const ApiKeyParams = Type.Object({ apiKey: Type.String({ minLength: 1, maxLength: 128 }) });
-const ExpiryQuery = Type.Object({
-  expireInSeconds: Type.Optional(Type.String()),
-  'X-SVCAccessToken': Type.Optional(Type.String()),
 });
 const GroupBody = Type.Object(
   {
@@ -46,15 +32,8 @@ const CollaboratorBody = Type.Object(
   { additionalProperties: false },
 );
 
-function parseExpiry(raw: string | undefined, fallback: number, max: number): number {
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw authErrors.badExpiry(max);
-  const n = Number(raw);
-  if (n < 1 || n > max) throw authErrors.badExpiry(max);
-  return n;
-}
-
-const anyCredential = { auth: { anyUser: true } };
+// A JWT is bound to one game: the routes of the caller's account take Basic or an access token.
+const anyCredential = { auth: { anyUser: true, credentials: ['basic', 'token'] as ('basic' | 'token')[] } };
 const game = (key: string, level: 0 | 1 | 2) => ({
   auth: { permission: [key, level] as [string, 0 | 1 | 2] },
 });
@@ -81,162 +60,6 @@ export function registerAuthRoutes(backend: AuthBackend) {
     );
     registerGameAccess(app, ctx);
   };
-}
-
-function registerSession(app: App, ctx: Context, backend: AuthBackend): void {
-  const { pool } = ctx.store;
-  app.get(
-    '/restv2/auth/user',
-    {
-      config: { auth: { credentials: ['basic'], anyUser: true } },
-      schema: { tags: ['auth'], summary: 'Log in: an access token', querystring: ExpiryQuery },
-    },
-    async (request) => {
-      const who = principalOf(request);
-      const seconds = parseExpiry(
-        request.query.expireInSeconds,
-        ACCESS_TOKEN_DEFAULT_SECONDS,
-        ACCESS_TOKEN_MAX_SECONDS,
-      );
-      const account = await getAccount(pool, who.username);
-      const { token, expiresAt } = await issueAccessToken(pool, who.username, ctx.clock(), seconds);
-      return { country: account.country, username: account.username, expiresAt, 'X-SVCAccessToken': token };
-    },
-  );
-  app.delete(
-    '/restv2/auth/user',
-    {
-      config: { auth: { credentials: ['token'], anyUser: true } },
-      schema: { tags: ['auth'], summary: 'Log out: revoke this access token', response: { 200: Message } },
-    },
-    async (request) => {
-      await revokeAccessToken(pool, principalOf(request).accessToken as string);
-      return { message: 'SUCCESS' };
-    },
-  );
-  app.get(
-    '/restv2/auth/user/token',
-    {
-      config: { auth: { credentials: ['token'], anyUser: true } },
-      schema: { tags: ['auth'], summary: 'Check an access token (used by split config servers)' },
-    },
-    async (request) => {
-      const who = principalOf(request);
-      return backend.verifyToken(who.accessToken as string);
-    },
-  );
-  app.put(
-    '/restv2/auth/user/password',
-    {
-      config: { auth: { credentials: ['basic', 'token'], anyUser: true } },
-      schema: {
-        tags: ['auth'],
-        summary: 'Change my password',
-        body: Type.Object(
-          { oldPassword: Type.Optional(Type.String()), password: Type.String({ maxLength: 1024 }) },
-          { additionalProperties: false },
-        ),
-        response: { 200: Message },
-      },
-    },
-    async (request) => {
-      const who = principalOf(request);
-      // With a token the current password must be given again; Basic has just proved it.
-      const old = who.kind === 'token' ? (request.body.oldPassword ?? '') : undefined;
-      await changeOwnPassword(pool, who.username, old, request.body.password, who.accessToken, ctx.clock());
-      return { message: 'SUCCESS' };
-    },
-  );
-  app.get(
-    '/restv2/auth/game/:apiKey/jwt',
-    {
-      config: { auth: { credentials: ['basic', 'token'], anyUser: true } },
-      schema: {
-        tags: ['auth'],
-        summary: 'A JWT for this game',
-        params: ApiKeyParams,
-        querystring: ExpiryQuery,
-      },
-    },
-    async (request) =>
-      issueJwt(
-        ctx,
-        backend,
-        request.params.apiKey,
-        principalOf(request).username,
-        request.query.expireInSeconds,
-        undefined,
-      ),
-  );
-  app.get(
-    '/restv2/auth/game/:apiKey/jwt/:filter',
-    {
-      config: { auth: { credentials: ['basic', 'token'], anyUser: true } },
-      schema: {
-        tags: ['auth'],
-        summary: 'A JWT limited to one scope',
-        params: Type.Object({
-          apiKey: Type.String({ minLength: 1, maxLength: 128 }),
-          filter: Type.String({ maxLength: 64 }),
-        }),
-        querystring: ExpiryQuery,
-      },
-    },
-    async (request) =>
-      issueJwt(
-        ctx,
-        backend,
-        request.params.apiKey,
-        principalOf(request).username,
-        request.query.expireInSeconds,
-        request.params.filter,
-      ),
-  );
-  app.get(
-    '/restv2/auth/.well-known/jwks.json',
-    { schema: { tags: ['auth'], summary: 'Public keys that verify JWTs' } },
-    async () => (backend.keys as NonNullable<AuthBackend['keys']>).jwks(),
-  );
-  app.post(
-    '/restv2/auth/keys/rotate',
-    {
-      config: { auth: { admin: true, credentials: ['basic', 'token'] } },
-      schema: { tags: ['auth'], summary: 'Rotate the JWT signing key' },
-    },
-    async () => ({
-      kid: await (backend.keys as NonNullable<AuthBackend['keys']>).rotate(),
-    }),
-  );
-}
-
-async function issueJwt(
-  ctx: Context,
-  backend: AuthBackend,
-  apiKey: string,
-  username: string,
-  expiry: string | undefined,
-  filter: string | undefined,
-) {
-  if (filter !== undefined && !(filter in SCOPES))
-    throw authErrors.unknownFilter(filter, Object.keys(SCOPES));
-  const seconds = parseExpiry(expiry, JWT_MAX_SECONDS, JWT_MAX_SECONDS);
-  const access = await resolveGameAccess(ctx.store.pool, apiKey, username);
-  const permissions = filter ? filterByScope(access.permissions, filter) : access.permissions;
-  const { token, expiresAt } = await signGameJwt(
-    backend.keys as NonNullable<AuthBackend['keys']>,
-    {
-      sub: username,
-      username,
-      apiKey,
-      permissions: { [apiKey]: permissions },
-      groups: access.groups,
-      scope: filter ?? 'all',
-      owner: access.owner,
-    },
-    ctx.clock(),
-    seconds,
-  );
-  return { username, expiresAt, 'X-SVC-JWT': token };
 }
 
 function registerAccounts(app: App, ctx: Context): void {

@@ -13,7 +13,7 @@ export interface TokenOwner {
   expiresAt: number;
 }
 
-function hashToken(token: string): Buffer {
+export function hashToken(token: string): Buffer {
   return hash('sha256', token, 'buffer');
 }
 
@@ -25,14 +25,21 @@ export async function issueAccessToken(
 ): Promise<{ token: string; expiresAt: number }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = nowMs + lifetimeSeconds * 1000;
+  // Dated past the account's last end of sessions (sessions.ts), read in the same statement.
   await pool.query(
-    'INSERT INTO access_tokens (token_hash, username, expires_at, created_at) VALUES ($1, $2, $3, $4)',
+    `INSERT INTO access_tokens (token_hash, username, expires_at, created_at)
+     SELECT $1::bytea, a.username, $3::timestamptz,
+            GREATEST(a.sessions_ended_at + interval '1 millisecond', $4::timestamptz)
+     FROM accounts a WHERE a.username = $2`,
     [hashToken(token), username, new Date(expiresAt), new Date(nowMs)],
   );
   return { token, expiresAt };
 }
 
-/** The token's owner; 401 when unknown, revoked, expired or the account is disabled. */
+/**
+ * The token's owner; 401 when unknown, revoked, expired, issued before the account's sessions were ended
+ * (sessions.ts) or the account is disabled.
+ */
 export async function verifyAccessToken(pool: pg.Pool, token: string, nowMs: number): Promise<TokenOwner> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw authErrors.badToken();
   const { rows } = await pool.query<{
@@ -41,13 +48,17 @@ export async function verifyAccessToken(pool: pg.Pool, token: string, nowMs: num
     is_admin: boolean;
     disabled: boolean;
     expires_at: Date;
+    revoked: boolean;
   }>(
-    `SELECT a.username, a.country, a.is_admin, a.disabled, t.expires_at
+    `SELECT a.username, a.country, a.is_admin, a.disabled, t.expires_at,
+            COALESCE(t.created_at <= a.sessions_ended_at, false) AS revoked
      FROM access_tokens t JOIN accounts a ON a.username = t.username WHERE t.token_hash = $1`,
     [hashToken(token)],
   );
   const row = rows[0];
   if (!row || row.disabled) throw authErrors.badToken();
+  // Such a token is deleted when the sessions end; one written by a login racing the end may remain.
+  if (row.revoked) throw authErrors.tokenRevoked();
   if (row.expires_at.getTime() <= nowMs) throw authErrors.tokenExpired();
   return {
     username: row.username,
@@ -59,13 +70,6 @@ export async function verifyAccessToken(pool: pg.Pool, token: string, nowMs: num
 
 export async function revokeAccessToken(pool: pg.Pool, token: string): Promise<void> {
   await pool.query('DELETE FROM access_tokens WHERE token_hash = $1', [hashToken(token)]);
-}
-
-export async function revokeAllTokens(pool: pg.Pool, username: string, exceptToken?: string): Promise<void> {
-  await pool.query('DELETE FROM access_tokens WHERE username = $1 AND token_hash <> $2', [
-    username,
-    exceptToken ? hashToken(exceptToken) : Buffer.alloc(0),
-  ]);
 }
 
 export async function purgeExpiredTokens(pool: pg.Pool, nowMs: number): Promise<number> {

@@ -20,7 +20,8 @@ const Url = Type.Union([Type.String(), Type.Null()]);
 export function registerGameRoutes(app: App, ctx: Context): void {
   const { pool } = ctx.store;
   const tags = ['games'];
-  const anyUser = { auth: { anyUser: true } };
+  // A JWT is bound to one game: creating, listing and restoring games take Basic or an access token.
+  const anyUser = { auth: { anyUser: true, credentials: ['basic', 'token'] as ('basic' | 'token')[] } };
   app.post(
     '/restv2/games',
     {

@@ -4,13 +4,19 @@ import type { AuthBackend } from '../auth/backend.js';
 import { authErrors } from '../auth/errors.js';
 import type { GameAccess } from '../auth/game-access.js';
 import type { GameClaims } from '../auth/jwt.js';
+import { claimedAccess, narrowedAccess } from '../auth/jwt-access.js';
 import { type Level, levelOf } from '../auth/permissions.js';
+import { type AccountState, endedBefore, jwtIssuedAtMs } from '../auth/sessions.js';
 import type { TokenOwner } from '../auth/tokens.js';
 
 export type CredentialKind = 'basic' | 'token' | 'jwt';
 
 export interface AuthRequirement {
-  /** Accepted credentials; default: all three (auth, config, admin routes). The nosql role declares ['jwt']. */
+  /**
+   * Accepted credentials; default: all three on a route that names a game permission (auth, config, admin
+   * routes), Basic and access token elsewhere. The nosql role declares ['jwt']. A JWT is bound to one game: a
+   * route without a game permission (accounts, the list of games, creating or restoring a game) never takes one.
+   */
   credentials?: CredentialKind[];
   /** Game permission needed; the game is the route's :apiKey or :gameApiKey. */
   permission?: [key: string, level: Level];
@@ -26,6 +32,8 @@ export interface Principal {
   isAdmin: boolean;
   /** The raw access token, when that was the credential (log out, password change). */
   accessToken?: string;
+  /** The JWT's claims, when that was the credential. */
+  claims?: GameClaims;
   game?: GameAccess;
 }
 
@@ -75,6 +83,16 @@ function presentedValue(request: FastifyRequest, kind: CredentialKind): string |
 const PRECEDENCE: CredentialKind[] = ['jwt', 'token', 'basic'];
 /** What a route without a `credentials` list takes (authentication, configuration and administration). */
 const ALL_CREDENTIALS: CredentialKind[] = ['basic', 'token', 'jwt'];
+/** ... unless it names no game permission: a JWT carries one game's permissions and nothing else. */
+const ACCOUNT_CREDENTIALS: CredentialKind[] = ['basic', 'token'];
+
+/** The credentials a route takes; a route declaring a JWT without a game permission is a mistake, refused at start. */
+export function acceptedCredentials(need: AuthRequirement): CredentialKind[] {
+  if (need.permission) return need.credentials ?? ALL_CREDENTIALS;
+  if (need.credentials?.includes('jwt'))
+    throw new Error('a route that takes a JWT must declare the game permission it needs');
+  return need.credentials ?? ACCOUNT_CREDENTIALS;
+}
 
 function gameOf(request: FastifyRequest): string | undefined {
   const params = request.params as Record<string, string | undefined>;
@@ -82,17 +100,16 @@ function gameOf(request: FastifyRequest): string | undefined {
 }
 
 function jwtPrincipal(claims: GameClaims): Principal {
-  return {
-    username: claims.username,
-    kind: 'jwt',
-    isAdmin: false,
-    game: {
-      apiKey: claims.apiKey,
-      owner: claims.owner === true,
-      groups: claims.groups ?? [],
-      permissions: claims.permissions[claims.apiKey] ?? {},
-    },
-  };
+  return { username: claims.username, kind: 'jwt', isAdmin: false, claims, game: claimedAccess(claims) };
+}
+
+/**
+ * Where the accounts can be read: a JWT of a disabled account, or issued before its account's sessions were
+ * last ended (sessions.ts), is refused.
+ */
+function checkAccount(claims: GameClaims, account: AccountState): void {
+  if (account.disabled) throw authErrors.badJwt();
+  if (endedBefore(jwtIssuedAtMs(claims), account)) throw authErrors.tokenRevoked();
 }
 
 function tokenPrincipal(owner: TokenOwner, token: string): Principal {
@@ -113,18 +130,20 @@ async function principalFrom(
   }
   if (cred.kind === 'token') return tokenPrincipal(await backend.verifyToken(cred.value), cred.value);
   const claims = await backend.verifyJwt(cred.value);
-  if (await backend.isDisabled(claims.username)) throw authErrors.badJwt();
+  checkAccount(claims, await backend.accountState(claims.username));
   return jwtPrincipal(claims);
 }
 
 /**
- * The game whose access must be looked up for the route's permission (Basic and tokens: the game's
- * collaborators are read; JWTs: the claims speak), or undefined when there is none to look up.
+ * The game whose access must be looked up for the route's permission, or undefined when there is none to look up.
+ * Basic and tokens: the game's collaborators are read. JWTs: bound to their game; where the control database is
+ * at hand the holder's current access is read too, so that a removed collaborator's JWT stops at once.
  */
 function gameToLookUp(
   request: FastifyRequest,
   principal: Principal,
   need: AuthRequirement,
+  readsControl: boolean,
 ): string | undefined {
   if (need.admin && !principal.isAdmin) throw authErrors.adminOnly();
   if (!need.permission) return undefined;
@@ -133,7 +152,13 @@ function gameToLookUp(
   if (!apiKey) throw new Error(`${request.routeOptions.url} declares a game permission but has no :apiKey`);
   if (principal.kind !== 'jwt') return apiKey;
   if (principal.game?.apiKey !== apiKey) throw authErrors.wrongGame();
-  return undefined;
+  return readsControl ? apiKey : undefined;
+}
+
+/** The principal's access to the game: a JWT holds the lower of what it carries and what its holder has now. */
+function withGame(principal: Principal, current: GameAccess): Principal {
+  principal.game = principal.claims ? narrowedAccess(principal.claims, current) : current;
+  return principal;
 }
 
 function checkLevel(principal: Principal, need: AuthRequirement): void {
@@ -152,9 +177,9 @@ function principalNow(
   let principal: Principal;
   if (cred.kind === 'jwt') {
     const claims = backend.remembered.jwt(cred.value);
-    const disabled = claims && backend.remembered.isDisabled(claims.username);
-    if (!claims || disabled === undefined) return undefined;
-    if (disabled) throw authErrors.badJwt();
+    const account = claims && backend.remembered.accountState(claims.username);
+    if (!claims || account === undefined) return undefined;
+    checkAccount(claims, account);
     principal = jwtPrincipal(claims);
   } else if (cred.kind === 'token') {
     const owner = backend.remembered.token(cred.value);
@@ -163,19 +188,18 @@ function principalNow(
   } else {
     return undefined;
   }
-  const apiKey = gameToLookUp(request, principal, need);
+  const apiKey = gameToLookUp(request, principal, need, backend.readsControl);
   if (apiKey !== undefined) {
     const game = backend.remembered.gameAccess(apiKey, principal.username);
     if (!game) return undefined;
-    principal.game = game;
+    withGame(principal, game);
   }
   checkLevel(principal, need);
   return principal;
 }
 
 /** The presented credential the route takes; 401 when there is none, or none it accepts. */
-function credentialFor(request: FastifyRequest, need: AuthRequirement): Presented {
-  const accepted = need.credentials ?? ALL_CREDENTIALS;
+function credentialFor(request: FastifyRequest, accepted: CredentialKind[]): Presented {
   let first: CredentialKind | undefined;
   for (const kind of PRECEDENCE) {
     const value = presentedValue(request, kind);
@@ -195,10 +219,11 @@ function credentialFor(request: FastifyRequest, need: AuthRequirement): Presente
  * store.
  */
 export function authenticationHook(backend: AuthBackend, need: AuthRequirement) {
+  const accepted = acceptedCredentials(need);
   async function authenticateFromStore(request: FastifyRequest, cred: Presented) {
     const principal = await principalFrom(backend, request, cred);
-    const apiKey = gameToLookUp(request, principal, need);
-    if (apiKey !== undefined) principal.game = await backend.gameAccess(apiKey, principal.username);
+    const apiKey = gameToLookUp(request, principal, need, backend.readsControl);
+    if (apiKey !== undefined) withGame(principal, await backend.gameAccess(apiKey, principal.username));
     checkLevel(principal, need);
     request.playbaseAuth = principal;
   }
@@ -206,7 +231,7 @@ export function authenticationHook(backend: AuthBackend, need: AuthRequirement) 
     let cred: Presented;
     let principal: Principal | undefined;
     try {
-      cred = credentialFor(request, need);
+      cred = credentialFor(request, accepted);
       principal = principalNow(backend, request, cred, need);
     } catch (e) {
       done(e as Error);

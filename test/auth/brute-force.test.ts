@@ -1,6 +1,7 @@
 // Brute-force protection of Basic logins: per account after 5 failures, per address at a higher threshold.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyLogin } from '../../src/auth/accounts.js';
 import { basic, startTestServer, TEST_REDIS_URL, type TestServer } from '../harness.js';
 import { call, createGame, createUser, tokenHeader, type User } from './helpers.js';
 
@@ -149,5 +150,40 @@ describe('the account count cannot be dodged by spelling the user name different
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('the current password given to the password-change route counts like a Basic login', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(DEFAULTS);
+  });
+  afterAll(() => server.close());
+
+  const change = (token: string, oldPassword: string) =>
+    call(server, 'PUT', '/restv2/auth/user/password', tokenHeader(token), {
+      oldPassword,
+      password: 'guessed-its-way-in',
+    });
+
+  it('5 wrong current passwords with a token → 429 there, even with the right one, and on Basic logins', async () => {
+    const user = await createUser(server, 'stolen-token@brute.test');
+    for (let i = 0; i < 5; i++) {
+      const res = await change(user.token, `guess-${i}`);
+      expect([i, res.statusCode, res.json().code]).toEqual([i, 400, 'PASSWORD_MISMATCH']);
+    }
+    expectThrottled(await change(user.token, user.password));
+    expectThrottled(await attempt(server, user.username, user.password));
+    // The throttled change did not happen: the old password is still the account's.
+    expect(await verifyLogin(server.store.pool, user.username, user.password)).toMatchObject({
+      username: user.username,
+    });
+  });
+
+  it('4 wrong current passwords, then 1 wrong Basic login → the account is throttled (one count)', async () => {
+    const user = await createUser(server, 'mixed@brute.test');
+    for (let i = 0; i < 4; i++) expect((await change(user.token, `guess-${i}`)).statusCode).toBe(400);
+    expect((await attempt(server, user.username, 'wrong-basic')).statusCode).toBe(401);
+    expectThrottled(await change(user.token, user.password));
   });
 });

@@ -147,6 +147,28 @@ describe('JWT issuance', () => {
     expect((await call(server, 'GET', url, jwtHeader(full))).statusCode).toBe(200);
   });
 
+  it('nosql-scoped JWT of one game → no game created, no games listed, another deleted game not restored (401 CREDENTIAL_NOT_ACCEPTED)', async () => {
+    const scoped = jwtHeader(await issueJwt(server, owner, game, '/nosql'));
+    const binned = await createGame(server, owner, 'binned');
+    expect(
+      (await call(server, 'DELETE', `/restv2/game/${binned}`, tokenHeader(owner.token))).statusCode,
+    ).toBe(200);
+    const attempts = [
+      await call(server, 'POST', '/restv2/games', scoped, { name: 'made with a data JWT' }),
+      await call(server, 'GET', '/restv2/games', scoped),
+      await call(server, 'GET', '/restv2/auth/games', scoped),
+      await call(server, 'GET', '/restv2/games/deleted', scoped),
+      await call(server, 'POST', `/restv2/game/${binned}/restore`, scoped),
+    ];
+    for (const res of attempts) {
+      expect([res.statusCode, res.json().code]).toEqual([401, 'CREDENTIAL_NOT_ACCEPTED']);
+    }
+    const games = await call(server, 'GET', '/restv2/games', tokenHeader(owner.token));
+    expect(games.json().map((g: { name: string }) => g.name)).not.toContain('made with a data JWT');
+    const deleted = await call(server, 'GET', '/restv2/games/deleted', tokenHeader(owner.token));
+    expect(deleted.json().map((g: { apiKey: string }) => g.apiKey)).toContain(binned);
+  });
+
   it('unknown filter → 400 JWT_UNKNOWN_FILTER naming the known scopes', async () => {
     const res = await call(server, 'GET', `/restv2/auth/game/${game}/jwt/everything`, tokenHeader(dev.token));
     expect([res.statusCode, res.json().code]).toEqual([400, 'JWT_UNKNOWN_FILTER']);

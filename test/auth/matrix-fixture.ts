@@ -27,8 +27,11 @@ export interface MatrixFixture {
   member: Account;
   /** The collaborator holding exactly `key` at `level` (and nothing else) in every fixture game. */
   holder(key: string, level: Level): Promise<Account>;
-  /** Headers carrying a valid credential of that kind (a JWT is issued for `apiKey`, default `game`). */
-  credential(kind: CredentialKind, who: Account, apiKey?: string): Promise<Headers>;
+  /**
+   * Headers carrying a valid credential of that kind (a JWT is issued for `apiKey`, default `game`, limited to
+   * `scope` when one is named).
+   */
+  credential(kind: CredentialKind, who: Account, apiKey?: string, scope?: string): Promise<Headers>;
   /** Headers carrying an expired access token or JWT (for `game`) of someone made ready before the clock moved. */
   expired(kind: 'token' | 'jwt', who: Account): Headers;
   newAccount(prefix?: string): Promise<Account>;
@@ -146,13 +149,13 @@ export async function createMatrixFixture(
     stranger,
     member: await holder('game', 0),
     holder,
-    async credential(kind, who, apiKey = game): Promise<Headers> {
+    async credential(kind, who, apiKey = game, scope = undefined): Promise<Headers> {
       if (kind === 'basic') return { authorization: basic(who.username, who.password) };
       if (kind === 'token') return { 'x-svcaccesstoken': await token(who) };
-      const cacheKey = `${who.username} ${apiKey}`;
+      const cacheKey = `${who.username} ${apiKey} ${scope ?? ''}`;
       let jwt = jwts.get(cacheKey);
       if (!jwt) {
-        jwt = await issueJwt(who, apiKey);
+        jwt = await issueJwt(who, apiKey, scope ? `/${scope}` : '');
         jwts.set(cacheKey, jwt);
       }
       return { 'x-svc-jwt': jwt };

@@ -41,6 +41,15 @@ export const AUTH_ROWS: MatrixRow[] = [
   },
   { method: 'GET', path: '/restv2/auth/user/token', need: user, credentials: ['token'], ok: 200 },
   {
+    method: 'DELETE',
+    path: '/restv2/auth/user/sessions',
+    need: user,
+    credentials: basicOrToken,
+    ok: 200,
+    // Logging out everywhere ends every session of the account: each success case uses an account of its own.
+    prepare: async (fx, kind) => ({ headers: await fx.credential(kind, await fx.newAccount('everywhere')) }),
+  },
+  {
     method: 'PUT',
     path: '/restv2/auth/user/password',
     need: user,
@@ -105,7 +114,7 @@ export const AUTH_ROWS: MatrixRow[] = [
       body: { disabled: true },
     }),
   },
-  { method: 'GET', path: '/restv2/auth/games', need: user, ok: 200 },
+  { method: 'GET', path: '/restv2/auth/games', need: user, credentials: basicOrToken, ok: 200 },
   { method: 'GET', path: `${G}/permissions`, need: { permission: ['game', 0] }, ok: 200 },
   { method: 'GET', path: `${G}/groups`, need: { permission: ['admin.permissions', 1] }, ok: 200 },
   {
@@ -191,9 +200,16 @@ export const AUTH_ROWS: MatrixRow[] = [
 ];
 
 export const GAME_ROWS: MatrixRow[] = [
-  { method: 'POST', path: '/restv2/games', need: user, ok: 201, body: { name: 'matrix game' } },
-  { method: 'GET', path: '/restv2/games', need: user, ok: 200 },
-  { method: 'GET', path: '/restv2/games/deleted', need: user, ok: 200 },
+  {
+    method: 'POST',
+    path: '/restv2/games',
+    need: user,
+    credentials: basicOrToken,
+    ok: 201,
+    body: { name: 'matrix game' },
+  },
+  { method: 'GET', path: '/restv2/games', need: user, credentials: basicOrToken, ok: 200 },
+  { method: 'GET', path: '/restv2/games/deleted', need: user, credentials: basicOrToken, ok: 200 },
   { method: 'GET', path: '/restv2/game/{apiKey}', need: { permission: ['game', 1] }, ok: 200 },
   {
     method: 'DELETE',
@@ -206,15 +222,15 @@ export const GAME_ROWS: MatrixRow[] = [
   {
     method: 'POST',
     path: '/restv2/game/{apiKey}/restore',
-    // Declared "any user"; the handler restores only a game the caller owns.
+    // Declared "any user"; the handler restores only a game the caller owns. A JWT, bound to one game, is refused.
     need: user,
+    credentials: basicOrToken,
     ok: 200,
     prepare: async (fx, kind) => {
       const game = (await fx.as(fx.member, 'POST', '/restv2/games', { name: 'to restore' })) as {
         apiKey: string;
       };
       await fx.as(fx.member, 'DELETE', `/restv2/game/${game.apiKey}`);
-      // A JWT cannot be issued for a game in the recycle bin: the member's JWT of the fixture game serves.
       return { params: { apiKey: game.apiKey }, headers: await fx.credential(kind, fx.member) };
     },
   },

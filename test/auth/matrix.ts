@@ -190,6 +190,15 @@ export function matrixCases(row: MatrixRow): MatrixCase[] {
       run: send(row, (fx) => fx.credential(kind, fx.member)),
     });
   }
+  // A JWT is bound to one game: a scoped one of the owner (all its scope's keys at 2) reaches no account route.
+  if (!accepted.includes('jwt') && !('permission' in need)) {
+    cases.push({
+      name: 'refused kind: the owner’s JWT scoped to nosql',
+      status: 401,
+      code: 'CREDENTIAL_NOT_ACCEPTED',
+      run: send(row, (fx) => fx.credential('jwt', fx.owner, fx.game, 'nosql')),
+    });
+  }
   return cases;
 }
 

@@ -1,6 +1,7 @@
 // The permission catalogue: level rules, scopes, default groups, and docs/permissions.md against the server.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lowerOf } from '../../src/auth/jwt-access.js';
 import {
   CATALOGUE,
   DEFAULT_GROUPS,
@@ -47,6 +48,29 @@ describe('permission rules', () => {
     expect(filterByScope(p, 'nosql')).toEqual({ nosql: 2, 'nosql.admin': 1 });
     expect(filterByScope(p, 'config')).toEqual({ game: 1, configurator: 2 });
     expect(filterByScope(p, 'admin')).toEqual({ game: 1, admin: 1, manage: 2 });
+  });
+
+  it('lowerOf (what a JWT may do now): on every key the lower of carried and current, unchanged when they agree', () => {
+    const sets = [
+      ...Object.values(DEFAULT_GROUPS),
+      OWNER_PERMISSIONS,
+      filterByScope(OWNER_PERMISSIONS, 'nosql'),
+      filterByScope(DEFAULT_GROUPS.Developer as never, 'admin'),
+      { nosql: 2, 'nosql.dataExplorer': 0 },
+      { 'nosql.admin': 1, configurator: 1, 'configurator.events': 2 },
+      {},
+    ] as Parameters<typeof lowerOf>[0][];
+    for (const carried of sets) {
+      expect(lowerOf(carried, carried)).toEqual(carried);
+      for (const current of sets) {
+        const lowered = lowerOf(carried, current);
+        for (const { key } of CATALOGUE) {
+          const expected = Math.min(levelOf(carried, key), levelOf(current, key));
+          expect([key, levelOf(lowered, key)]).toEqual([key, expected]);
+        }
+      }
+    }
+    expect(lowerOf({ nosql: 2 }, OWNER_PERMISSIONS)).toEqual({ nosql: 2 });
   });
 
   it('owner permissions: every root key of the catalogue at 2', () => {

@@ -42,6 +42,8 @@ function acceptedFrom(message: string): CredentialKind[] {
 export async function probeRequirements(server: TestServer): Promise<ProbedRoute[]> {
   const owner = await createUser(server, 'owner@probe.test');
   const member = await createUser(server, 'member@probe.test');
+  // The JWTs belong to an account of their own: probing "log out everywhere" ends every session of `member`.
+  const jwtHolder = await createUser(server, 'jwt-holder@probe.test');
   const stranger = await createUser(server, 'stranger@probe.test');
   const game = await createGame(server, owner, 'probe');
   const other = await createGame(server, owner, 'probe other');
@@ -53,10 +55,12 @@ export async function probeRequirements(server: TestServer): Promise<ProbedRoute
     name: 'Nothing',
     permissions: { game: 0 },
   });
-  await addCollaborator(server, owner, game, member.username, ['Nothing']);
-  await addCollaborator(server, owner, other, member.username, ['Nothing']);
-  const jwt = await issueJwt(server, member, game);
-  const otherJwt = await issueJwt(server, member, other);
+  for (const who of [member, jwtHolder]) {
+    await addCollaborator(server, owner, game, who.username, ['Nothing']);
+    await addCollaborator(server, owner, other, who.username, ['Nothing']);
+  }
+  const jwt = await issueJwt(server, jwtHolder, game);
+  const otherJwt = await issueJwt(server, jwtHolder, other);
 
   const spec = server.app.swagger() as { paths: Record<string, Record<string, unknown>> };
   // Both stages are probed: /live and /preview must agree, and both show as `{stage}`.
