@@ -80,7 +80,8 @@ export const errors = {
     'REQUEST_TIMEOUT',
     408,
     'The request (headers and body) did not arrive within the request timeout; the connection is closed.',
-    (ms: number) => `The request did not arrive in time (headers and body within ${ms} ms)`,
+    (headersMs: number, requestMs: number) =>
+      `The request did not arrive in time (headers within ${headersMs} ms, headers and body within ${requestMs} ms)`,
   ),
   uriTooLong: def(
     'URI_TOO_LONG',

@@ -31,7 +31,8 @@ export function nodeServerOptions(http: Settings['http']): {
 }
 
 function clientErrorOf(err: NodeJS.ErrnoException, http: Settings['http']): PlaybaseError {
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return errors.requestTimeout(http.requestTimeoutMs);
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return errors.requestTimeout(http.headersTimeoutMs, http.requestTimeoutMs);
   if (err.code === 'HPE_HEADER_OVERFLOW') return errors.headersTooLarge();
   if (err.code === 'HPE_INVALID_CONTENT_LENGTH' || err.code === 'HPE_UNEXPECTED_CONTENT_LENGTH')
     return errors.badRequest('The Content-Length header is not valid');
