@@ -79,6 +79,25 @@ export const errors = {
     'The method is not allowed on this path.',
     (m: string) => `Method ${m} not allowed`,
   ),
+  requestTimeout: def(
+    'REQUEST_TIMEOUT',
+    408,
+    'The request (headers and body) did not arrive within the request timeout; the connection is closed.',
+    (headersMs: number, requestMs: number) =>
+      `The request did not arrive in time (headers within ${headersMs} ms, headers and body within ${requestMs} ms)`,
+  ),
+  uriTooLong: def(
+    'URI_TOO_LONG',
+    414,
+    'A path parameter is longer than the router accepts (100 characters).',
+    () => 'A path parameter is longer than 100 characters',
+  ),
+  headersTooLarge: def(
+    'HEADERS_TOO_LARGE',
+    431,
+    "The request's headers are larger than the server accepts (16 KB); the connection is closed.",
+    () => 'Request headers are too large',
+  ),
   bodyTooLarge: def(
     'BODY_TOO_LARGE',
     413,

@@ -43,9 +43,18 @@ export interface Settings {
     perGamePerMinute: number;
     concurrentConfigWrites: number;
     runtimePerGamePerSecond: number;
+    /** Data service (key-value) calls a second per game (prior art: 1000). */
+    dataPerGamePerSecond: number;
     slotTtlMs: number;
     loginFailuresPerAccount: number;
     loginFailuresPerAddress: number;
+  };
+  /** Connection timeouts (ms) of the HTTP server; see readHttp. */
+  http: {
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    connectionTimeoutMs: number;
   };
   /** Push notification providers (https origins), and an extra CA file trusted for them (tests, private proxies). */
   push: {
@@ -198,6 +207,29 @@ function readExports(env: Env): Settings['exports'] {
   };
 }
 
+/**
+ * Connection timeouts. The request timeout bounds only the receiving of a request (headers and body), never the
+ * time the server takes to answer, so long exports, index builds and big finds are not cut by it. The
+ * connection timeout (socket inactivity) is the backstop for any silent connection, and exceeds the longest
+ * legitimate silence: an index build of up to 10 minutes.
+ */
+function readHttp(env: Env): Settings['http'] {
+  const headersTimeoutMs = readInt(env, 'PLAYBASE_HTTP_HEADERS_TIMEOUT_MS', 20_000, 100, 600_000);
+  const requestTimeoutMs = readInt(env, 'PLAYBASE_HTTP_REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000);
+  // Node refuses a headers timeout longer than the request timeout.
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new SettingsError(
+      'PLAYBASE_HTTP_HEADERS_TIMEOUT_MS',
+      'must not exceed PLAYBASE_HTTP_REQUEST_TIMEOUT_MS',
+    );
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: readInt(env, 'PLAYBASE_HTTP_KEEP_ALIVE_TIMEOUT_MS', 10_000, 100, 600_000),
+    connectionTimeoutMs: readInt(env, 'PLAYBASE_HTTP_CONNECTION_TIMEOUT_MS', 900_000, 0, 86_400_000),
+  };
+}
+
 /** Reads and validates every setting; throws SettingsError naming the variable on the first bad one. */
 export function loadSettings(env: Env = process.env, cwd = process.cwd()): Settings {
   const port = readInt(env, 'PORT', 8080, 0, 65535);
@@ -257,10 +289,12 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
       perGamePerMinute: readInt(env, 'PLAYBASE_LIMIT_GAME_PER_MINUTE', 600, 0, 10_000_000),
       concurrentConfigWrites: readInt(env, 'PLAYBASE_LIMIT_CONFIG_CONCURRENT', 10, 0, 100_000),
       runtimePerGamePerSecond: readInt(env, 'PLAYBASE_LIMIT_RUNTIME_PER_SECOND', 1000, 0, 10_000_000),
+      dataPerGamePerSecond: readInt(env, 'PLAYBASE_LIMIT_DATA_PER_SECOND', 1000, 0, 10_000_000),
       slotTtlMs: readInt(env, 'PLAYBASE_LIMIT_SLOT_TTL_MS', 5000, 100, 600_000),
       loginFailuresPerAccount: readInt(env, 'PLAYBASE_LOGIN_FAILURES_PER_ACCOUNT', 5, 1, 1000),
       loginFailuresPerAddress: readInt(env, 'PLAYBASE_LOGIN_FAILURES_PER_ADDRESS', 20, 1, 100_000),
     },
+    http: readHttp(env),
     push: readPush(env),
     exports: readExports(env),
   };

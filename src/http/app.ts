@@ -13,6 +13,13 @@ import Fastify, {
 } from 'fastify';
 import type { Context } from '../context.js';
 import { errors, isPlaybaseError } from '../errors.js';
+import {
+  clientErrorHandler,
+  cutSilentConnections,
+  frameworkErrors,
+  nodeServerOptions,
+  rememberRequestId,
+} from './connections.js';
 import { handleError, handleNotFound } from './error-handler.js';
 import { registerHealthRoutes } from './health.js';
 import { loggerOptions } from './log.js';
@@ -45,8 +52,16 @@ export async function buildApp(
   ctx: Omit<Context, 'log'>,
   options: BuildOptions,
 ): Promise<{ app: App; ctx: Context }> {
-  const serverOptions: FastifyServerOptions & { https?: unknown } = {
+  const { http } = ctx.settings;
+  const serverOptions: FastifyServerOptions & { https?: unknown; http?: unknown } = {
     genReqId: generateRequestId,
+    // Timeouts (README, "Configuration"): headers, the whole request, idle keep-alive, a silent connection.
+    http: nodeServerOptions(http),
+    requestTimeout: http.requestTimeoutMs,
+    keepAliveTimeout: http.keepAliveTimeoutMs,
+    connectionTimeout: http.connectionTimeoutMs,
+    clientErrorHandler: clientErrorHandler(http),
+    frameworkErrors,
     requestIdHeader: false,
     bodyLimit: JSON_BODY_LIMIT,
     forceCloseConnections: 'idle',
@@ -56,11 +71,12 @@ export async function buildApp(
       ? { loggerInstance: options.logger }
       : { logger: loggerOptions(ctx.settings.logLevel) }),
   };
-  if (options.https) serverOptions.https = options.https;
+  if (options.https) serverOptions.https = { ...options.https, ...nodeServerOptions(http) };
   const app = Fastify(
     serverOptions as FastifyServerOptions,
   ).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   const fullCtx: Context = { ...ctx, log: app.log };
+  if (http.connectionTimeoutMs > 0) cutSilentConnections(app.server);
 
   // While closing, answers in flight end their connection, so keep-alive clients cannot hold shutdown open.
   let closing = false;
@@ -77,6 +93,7 @@ export async function buildApp(
   app.setNotFoundHandler(handleNotFound);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    rememberRequestId(request);
     if (options.https) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
   registerJsonParser(app);

@@ -2,12 +2,49 @@
 import type { FastifyRequest } from 'fastify';
 import type { LoggerOptions } from 'pino';
 
-const SECRET_QUERY = /([?&](?:X-SVCAccessToken|X-SVC-JWT|signature|secret|password)=)[^&#]*/gi;
+// A query parameter is a credential when its name, decoded as the query parser decodes it (`+` a space, %XX its
+// byte), lower-cased and without spaces, `_` and `-`, holds one of these: `X%2DSVCAccessToken` is matched too.
+const SECRET_NAME = /token|secret|passw(?:or)?d|jwt|signature|credential|authori[sz]ation/;
 // Runtime requests carry a credential's secret in the path: /rs/{credential}/{secret}/{RequestName}.
 const RUNTIME_SECRET = /(\/rs\/[^/?#]*\/)[^/?#]*/;
+const PERCENT = /%([0-9a-f]{2})/gi;
+// Letters, digits and -._~ only: decoding them cannot move a segment boundary (%2F stays as it is).
+const PERCENT_UNRESERVED = /%(2[dDeE]|3[0-9]|[46][1-9a-fA-F]|[57][0-9aA]|5[fF]|7[eE])/g;
 
+const byte = (_: string, hex: string) => String.fromCharCode(Number.parseInt(hex, 16));
+
+/** Decodes a query name as often as it changes (bounded): a doubly encoded name is matched as well. */
+function normalizeName(raw: string): string {
+  let name = raw.replaceAll('+', ' ');
+  for (let i = 0; i < 4; i++) {
+    const next = name.replace(PERCENT, byte);
+    if (next === name) break;
+    name = next;
+  }
+  return name.toLowerCase().replace(/[\s_-]/g, '');
+}
+
+export function isSecretParameter(rawName: string): boolean {
+  return SECRET_NAME.test(normalizeName(rawName));
+}
+
+function redactQuery(query: string): string {
+  return query
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const name = eq < 0 ? part : part.slice(0, eq);
+      return eq >= 0 && isSecretParameter(name) ? `${name}=[REDACTED]` : part;
+    })
+    .join('&');
+}
+
+/** The URL for a log line: credential query values and the runtime path's secret replaced by [REDACTED]. */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY, '$1[REDACTED]').replace(RUNTIME_SECRET, '$1[REDACTED]');
+  const q = url.indexOf('?');
+  const path = (q < 0 ? url : url.slice(0, q)).replace(PERCENT_UNRESERVED, byte);
+  const redactedPath = path.replace(RUNTIME_SECRET, '$1[REDACTED]');
+  return q < 0 ? redactedPath : `${redactedPath}?${redactQuery(url.slice(q + 1))}`;
 }
 
 export function loggerOptions(level: string): LoggerOptions {
@@ -16,6 +53,7 @@ export function loggerOptions(level: string): LoggerOptions {
     redact: {
       paths: [
         'req.headers.authorization',
+        'req.headers["proxy-authorization"]',
         'req.headers["x-svcaccesstoken"]',
         'req.headers["x-svc-jwt"]',
         'req.headers.cookie',

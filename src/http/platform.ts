@@ -29,9 +29,10 @@ export function classifyRequest(request: FastifyRequest): RequestClass {
   const principal = request.playbaseAuth;
   // A split config server checking a caller's token has already counted the caller's request.
   if (!principal || isTokenCheck(request.url)) return { kind: 'none', configWrite: false };
-  // Fastify builds request.routeOptions anew on every read: only a write needs its route.
-  const configWrite =
-    isConfigWriteMethod(request.method) && CONFIG_ROUTE.test(request.routeOptions.url ?? '');
+  // Fastify builds request.routeOptions anew on every read: read once.
+  const route = request.routeOptions;
+  if (route.config.rateClass === 'data') return { kind: 'data', game, configWrite: false };
+  const configWrite = isConfigWriteMethod(request.method) && CONFIG_ROUTE.test(route.url ?? '');
   return { kind: 'management', user: principal.username, game, configWrite };
 }
 

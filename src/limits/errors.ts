@@ -6,6 +6,7 @@ const describeScope: Record<RateResult['scope'], string> = {
   user: 'per user',
   game: 'per game',
   runtime: 'per game on the runtime API',
+  data: 'per game on the data service',
   none: '',
 };
 

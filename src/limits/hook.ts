@@ -4,14 +4,21 @@ import { formatRateLimitHeaders, rateLimited, tooManyConcurrent } from './errors
 import type { Limiters } from './limiters.js';
 import type { RateResult, ReleaseSlot } from './types.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** 'data': the route is a data service call, counted per game a second instead of the management limits. */
+    rateClass?: 'data';
+  }
+}
+
 /** What the limiters need to know of a request; the caller's classify is the source of truth. */
 export interface RequestClass {
   /** The authenticated user name (request.playbaseAuth?.username once authentication ran). */
   user?: string;
   /** The game's API key from the path. */
   game?: string;
-  /** management: counted per user and per game; runtime: counted per game; none: not counted. */
-  kind: 'management' | 'runtime' | 'none';
+  /** management: counted per user and per game; runtime and data: counted per game; none: not counted. */
+  kind: 'management' | 'runtime' | 'data' | 'none';
   /** A POST, PUT or PATCH on a game's configuration: holds one concurrency slot while it runs. */
   configWrite: boolean;
 }
@@ -58,6 +65,8 @@ export function createLimitHooks(limiters: Limiters, options: LimitsHookOptions)
     if (request.kind === 'management') result = await limiters.consumeManagement(request.user, request.game);
     else if (request.kind === 'runtime' && request.game !== undefined) {
       result = await limiters.consumeRuntime(request.game);
+    } else if (request.kind === 'data' && request.game !== undefined) {
+      result = await limiters.consumeData(request.game);
     }
     if (!result || result.scope === 'none') return;
     reply.headers(formatRateLimitHeaders(result));
@@ -87,10 +96,7 @@ export function createLimitHooks(limiters: Limiters, options: LimitsHookOptions)
     countRequest(request, reply) {
       const requestClass = options.classify(request);
       const { kind, user, game } = requestClass;
-      const counted =
-        kind === 'management'
-          ? limiters.counting.management
-          : kind === 'runtime' && limiters.counting.runtime;
+      const counted = kind !== 'none' && limiters.counting[kind];
       const holds =
         requestClass.configWrite &&
         limiters.concurrentConfigWrites > 0 &&

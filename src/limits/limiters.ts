@@ -19,6 +19,8 @@ export interface LimitersOptions {
   concurrentConfigWrites: number;
   /** Runtime (requests API) calls a second per game (fair use); 0 turns the counter off. */
   runtimePerGamePerSecond: number;
+  /** Data service (key-value) calls a second per game (prior art: 1000); 0 turns the counter off. */
+  dataPerGamePerSecond?: number;
   /** Lease of a concurrency slot in Redis (default 5000 ms): a crashed process's slots free within it. */
   slotTtlMs?: number;
   /** During a Redis outage, how often Redis is tried again (default 1000 ms). */
@@ -31,7 +33,7 @@ export interface Limiters {
   /** The configured concurrent configuration writes per user and game (0: off), for the 429 message. */
   readonly concurrentConfigWrites: number;
   /** Which kinds of request any counter is on for: a request of a kind that is off costs no call at all. */
-  readonly counting: { readonly management: boolean; readonly runtime: boolean };
+  readonly counting: { readonly management: boolean; readonly runtime: boolean; readonly data: boolean };
   /**
    * Counts one management request against the user's and the game's counters (either may be absent).
    * The user's counter is asked first; a request it refuses never touches the game's counter, and a request the
@@ -43,6 +45,8 @@ export interface Limiters {
   acquireConfigWriteSlot(user: string, game: string): Promise<ReleaseSlot | null>;
   /** Counts one runtime (requests API) call of game. */
   consumeRuntime(game: string): Promise<RateResult>;
+  /** Counts one data service call of game. */
+  consumeData(game: string): Promise<RateResult>;
   /** Releases the slots still held and stops their heartbeats; does not quit the Redis client. */
   close(): Promise<void>;
 }
@@ -96,6 +100,7 @@ export function createLimiters(options: LimitersOptions): Limiters {
   const perUser = counter('user', options.perUserPerMinute, 60, undefined);
   const perGame = counter('game', options.perGamePerMinute, 60, undefined);
   const runtime = counter('runtime', options.runtimePerGamePerSecond, 1, redis);
+  const data = counter('data', options.dataPerGamePerSecond ?? 0, 1, redis);
   const slots =
     options.concurrentConfigWrites > 0
       ? createSlotPool({
@@ -156,13 +161,20 @@ export function createLimiters(options: LimitersOptions): Limiters {
 
   return {
     concurrentConfigWrites: options.concurrentConfigWrites,
-    counting: { management: perUser !== undefined || perGame !== undefined, runtime: runtime !== undefined },
+    counting: {
+      management: perUser !== undefined || perGame !== undefined,
+      runtime: runtime !== undefined,
+      data: data !== undefined,
+    },
     consumeManagement,
     async acquireConfigWriteSlot(user, game) {
       return slots ? slots.acquire(slotKey(user, game)) : async () => {};
     },
     async consumeRuntime(game) {
       return runtime ? toRateResult('runtime', await runtime.consume(game)) : NOT_COUNTED;
+    },
+    async consumeData(game) {
+      return data ? toRateResult('data', await data.consume(game)) : NOT_COUNTED;
     },
     async close() {
       await slots?.close();

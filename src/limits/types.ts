@@ -1,7 +1,7 @@
 // Shapes shared by the limiters, the errors and the Fastify hooks of src/limits.
 
 /** Which counter a RateResult describes; 'none' when nothing was counted (no user, no game, or limit off). */
-export type RateScope = 'user' | 'game' | 'runtime' | 'none';
+export type RateScope = 'user' | 'game' | 'runtime' | 'data' | 'none';
 
 export interface RateResult {
   allowed: boolean;

@@ -24,8 +24,15 @@ import { NOSQL_BODY_LIMIT } from './route-support.js';
 import type { Stage } from './scope.js';
 import { checkNesting } from './wire.js';
 
-const READ: { auth: AuthRequirement } = { auth: { credentials: ['jwt'], permission: ['nosql.data', 1] } };
-const WRITE: { auth: AuthRequirement } = { auth: { credentials: ['jwt'], permission: ['nosql.data', 2] } };
+// Counted per game a second (PLAYBASE_LIMIT_DATA_PER_SECOND), not against the management API's limits.
+const READ: { auth: AuthRequirement; rateClass: 'data' } = {
+  auth: { credentials: ['jwt'], permission: ['nosql.data', 1] },
+  rateClass: 'data',
+};
+const WRITE: { auth: AuthRequirement; rateClass: 'data' } = {
+  auth: { credentials: ['jwt'], permission: ['nosql.data', 2] },
+  rateClass: 'data',
+};
 const tags = ['data'];
 /** Ten years: a longer TTL is a mistake, not a wish. */
 const MAX_TTL_SECONDS = 10 * 365 * 24 * 3600;

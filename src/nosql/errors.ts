@@ -44,6 +44,13 @@ export const nosqlErrors = {
     'A document would be larger than 16 MB once stored (MongoDB has the same limit).',
     (bytes: number) => `A document would be ${bytes} bytes; the most is 16 MB`,
   ),
+  responseTooLarge: def(
+    'NOSQL_RESPONSE_TOO_LARGE',
+    400,
+    'A find or aggregate answer would be larger than 4 MB (prior art has the same cap); nothing is sent. Ask for fewer documents (limit, skip, a narrower query) or fewer fields.',
+    (limit: number) =>
+      `The answer would be larger than ${limit} bytes (4 MB); ask for fewer documents or fewer fields`,
+  ),
   badId: def(
     'NOSQL_BAD_ID',
     400,

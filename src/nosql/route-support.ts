@@ -13,9 +13,9 @@ import {
   resolveCollection,
 } from './collections.js';
 import { translateDbError, withDbErrors } from './db-errors.js';
+import { nosqlErrors } from './errors.js';
 import type { DdlOptions } from './indexes.js';
 import { type GameScope, makeScope, type Scope, type Stage } from './scope.js';
-import { jsonArrayStream } from './wire.js';
 
 /** Everything a nosql route needs, fixed when the stage's routes are registered. */
 export interface NosqlEnv {
@@ -28,6 +28,8 @@ export interface NosqlEnv {
 }
 
 export const NOSQL_BODY_LIMIT = 4 * 1024 * 1024;
+/** Prior art's cap on a find or aggregate answer: the JSON text, in bytes. */
+export const RESPONSE_LIMIT = 4 * 1024 * 1024;
 const INDEX_BUILD_TIMEOUT_MS = 10 * 60 * 1000;
 
 export function makeEnv(ctx: Context, stage: Stage, configured: ConfiguredCollections): NosqlEnv {
@@ -101,8 +103,10 @@ async function* rendered<T>(
 }
 
 /**
- * Answers a JSON array streamed from batches. The first batch is read before the answer starts, so a bad
- * query or a timeout there is a proper error response; an answer that fits one batch is sent whole.
+ * Answers a JSON array of the documents of `batches`, at most RESPONSE_LIMIT bytes. The answer is built whole
+ * before it is sent, so that one past the limit (or a failure while reading) is a proper 400 or 503 response
+ * and never a cut body: a status can only be chosen before the first byte. Reading stops at the limit, so a
+ * find holds at most 4 MB of answer in memory.
  */
 export async function sendArray<T>(
   env: NosqlEnv,
@@ -111,11 +115,16 @@ export async function sendArray<T>(
   batches: AsyncIterable<T[]>,
   render: (item: T) => string,
 ): Promise<FastifyReply> {
-  const chunks = rendered(env, scope, batches, render);
-  const first = await chunks.next();
+  const parts: string[] = [];
+  let bytes = 2; // "[" and "]"
+  for await (const batch of rendered(env, scope, batches, render)) {
+    for (const text of batch) {
+      bytes += Buffer.byteLength(text) + (parts.length > 0 ? 1 : 0);
+      // Leaving the loop returns the generators, which ends the read.
+      if (bytes > RESPONSE_LIMIT) throw nosqlErrors.responseTooLarge(RESPONSE_LIMIT);
+      parts.push(text);
+    }
+  }
   reply.type('application/json; charset=utf-8');
-  if (first.done) return reply.send('[]');
-  const second = await chunks.next();
-  if (second.done) return reply.send(`[${first.value.join(',')}]`);
-  return reply.send(jsonArrayStream({ done: false, value: [...first.value, ...second.value] }, chunks));
+  return reply.send(`[${parts.join(',')}]`);
 }

@@ -1,5 +1,4 @@
 // Request bodies in (shape, nesting, documents to store) and documents out (extended JSON, streamed arrays).
-import { Readable } from 'node:stream';
 import { type Doc, fromWire, isDoc, ObjectId, storedText, toWire, type Value } from '../query/values.js';
 import { MAX_NESTING } from './db-errors.js';
 import { nosqlErrors } from './errors.js';
@@ -78,32 +77,4 @@ export function storedDocument(doc: Doc): string {
 
 export function wireText(v: Value): string {
   return JSON.stringify(toWire(v));
-}
-
-/**
- * A JSON array written as it is produced: "[", then each batch's documents joined by ",", then "]". The first
- * batch is taken by the caller before answering, so errors up to it still become a proper error response;
- * a later failure ends the response early (the client sees a broken body, never a wrong one).
- */
-export function jsonArrayStream(first: IteratorResult<string[]>, rest: AsyncIterator<string[]>): Readable {
-  async function* chunks(): AsyncGenerator<string> {
-    let open = '[';
-    let current = first;
-    let any = false;
-    while (!current.done) {
-      if (current.value.length > 0) {
-        yield (any ? ',' : open) + current.value.join(',');
-        any = true;
-        open = '';
-      }
-      current = await rest.next();
-    }
-    yield any ? ']' : '[]';
-  }
-  const stream = Readable.from(chunks(), { objectMode: false });
-  // A client that goes away stops the producer, so the database stops being read.
-  stream.on('close', () => {
-    void rest.return?.(undefined);
-  });
-  return stream;
 }

@@ -33,6 +33,13 @@ describe('settings', () => {
       perUserPerMinute: 300,
       perGamePerMinute: 600,
       concurrentConfigWrites: 10,
+      dataPerGamePerSecond: 1000,
+    });
+    expect(s.http).toEqual({
+      headersTimeoutMs: 20_000,
+      requestTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 10_000,
+      connectionTimeoutMs: 900_000,
     });
   });
 
@@ -59,6 +66,11 @@ describe('settings', () => {
     [{ PLAYBASE_ADMIN_PASSWORD: 'short' }, 'PLAYBASE_ADMIN_PASSWORD'],
     [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL'],
     [{ PLAYBASE_CLUSTERS: '{bad' }, 'PLAYBASE_CLUSTERS'],
+    [
+      { PLAYBASE_HTTP_HEADERS_TIMEOUT_MS: '5000', PLAYBASE_HTTP_REQUEST_TIMEOUT_MS: '1000' },
+      'PLAYBASE_HTTP_HEADERS_TIMEOUT_MS',
+    ],
+    [{ PLAYBASE_HTTP_KEEP_ALIVE_TIMEOUT_MS: '0' }, 'PLAYBASE_HTTP_KEEP_ALIVE_TIMEOUT_MS'],
     [{ PLAYBASE_LIMIT_USER_PER_MINUTE: '1.5' }, 'PLAYBASE_LIMIT_USER_PER_MINUTE'],
     [{ PLAYBASE_LIMIT_SLOT_TTL_MS: '0' }, 'PLAYBASE_LIMIT_SLOT_TTL_MS'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],

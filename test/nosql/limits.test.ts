@@ -1,4 +1,5 @@
-// Limits of the nosql routes: 4 MB bodies, nesting depth, streamed find answers, the 10 s statement timeout.
+// Limits of the nosql routes: 4 MB bodies, nesting depth, 4 MB find and aggregate answers, the 10 s statement
+// timeout.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,17 +69,59 @@ describe('bodies', () => {
   });
 });
 
-describe('streaming', () => {
-  it('find of 10,000 documents → chunked answer of valid JSON with every document', async () => {
+describe('answers (4 MB cap)', () => {
+  // The answer is built whole under the cap before it is sent (it used to be streamed, chunked): one past
+  // 4 MB must be refused with a status, and a status can only be chosen before the first byte.
+  it('find of 10,000 documents → one JSON array with every document, and its Content-Length', async () => {
     const docs = Array.from({ length: 10_000 }, (_, i) => ({ _id: i, pad: 'p'.repeat(50) }));
     await w.ok('POST', 'preview', 'collection/externalAuthentication/insert', docs);
     const res = await w.call('POST', 'preview', 'collection/externalAuthentication/find', {
       sort: { _id: 1 },
     });
     expect(res.status).toBe(200);
-    expect(res.headers['content-length']).toBeUndefined();
-    expect(res.headers['transfer-encoding']).toBe('chunked');
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
     expect(res.json).toEqual(docs);
+  });
+
+  describe('a collection holding 4.5 MB of documents', () => {
+    const pad = 'x'.repeat(1000);
+    beforeAll(async () => {
+      // 4,500 documents of about 1 KB each, in bodies under the 4 MB body limit.
+      for (let from = 0; from < 4500; from += 1500) {
+        const docs = Array.from({ length: 1500 }, (_, i) => ({ _id: from + i, pad }));
+        await w.ok('POST', 'preview', 'collection/challengeInstance/insert', docs);
+      }
+    });
+
+    it('find of every document → 400 NOSQL_RESPONSE_TOO_LARGE naming the limit, nothing else sent', async () => {
+      const res = await w.call('POST', 'preview', 'collection/challengeInstance/find', { sort: { _id: 1 } });
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({
+        message: expect.stringContaining('4194304 bytes (4 MB)'),
+        code: 'NOSQL_RESPONSE_TOO_LARGE',
+        requestId: expect.any(String),
+      });
+      const unsorted = await w.call('POST', 'preview', 'collection/challengeInstance/find', {});
+      expect(unsorted.status).toBe(400);
+    });
+
+    it('aggregate passing every document through → 400 NOSQL_RESPONSE_TOO_LARGE', async () => {
+      const res = await w.call('POST', 'preview', 'collection/challengeInstance/aggregate', [{ $match: {} }]);
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ code: 'NOSQL_RESPONSE_TOO_LARGE' });
+    });
+
+    it('find of 3,000 of them (3 MB), or of every one with fewer fields → answered whole', async () => {
+      const some = await w.call('POST', 'preview', 'collection/challengeInstance/find', { limit: 3000 });
+      expect(some.status).toBe(200);
+      expect((some.json as unknown[]).length).toBe(3000);
+      const ids = await w.call('POST', 'preview', 'collection/challengeInstance/find', {
+        query: { pad },
+        fields: { _id: 1 },
+      });
+      expect(ids.status).toBe(200);
+      expect((ids.json as unknown[]).length).toBe(4500);
+    });
   });
 });
 
