@@ -52,11 +52,21 @@ export function sortKey(doc: Doc, parts: string[], dir: 1 | -1): Buffer {
 }
 
 export function compareBySort(spec: SortSpec): (a: Doc, b: Doc) => number {
-  return (a, b) => {
-    for (const f of spec) {
-      const c = Buffer.compare(sortKey(a, f.parts, f.dir), sortKey(b, f.parts, f.dir));
-      if (c !== 0) return c * f.dir;
-    }
-    return 0;
-  };
+  return (a, b) => compareSortKeys(spec, sortKeys(spec, a), sortKeys(spec, b));
+}
+
+/**
+ * A document's keys for every field of the spec. Sorting n documents computes them once each and compares
+ * the buffers, instead of walking every document's arrays in each of the n log n comparisons.
+ */
+export function sortKeys(spec: SortSpec, doc: Doc): Buffer[] {
+  return spec.map((f) => sortKey(doc, f.parts, f.dir));
+}
+
+export function compareSortKeys(spec: SortSpec, a: Buffer[], b: Buffer[]): number {
+  for (let i = 0; i < spec.length; i++) {
+    const c = Buffer.compare(a[i]!, b[i]!);
+    if (c !== 0) return c * spec[i]!.dir;
+  }
+  return 0;
 }
