@@ -10,9 +10,9 @@
 // QUERY_BAD_REGEX rather than risk a different answer.
 //
 // Complexity is bounded before either engine sees a pattern (issue 20: `(((a{100}){100}){100})` froze the
-// embedded store): groups nest at most MAX_REGEX_NESTING deep, and the pattern's expanded size (each
-// character or class counts its items, a quantified atom its size times its largest count, so nested counts
-// multiply, as when PostgreSQL copies them into its automaton) is at most MAX_REGEX_SIZE.
+// embedded store): groups nest at most MAX_REGEX_NESTING deep, and the pattern's expanded size (a character
+// or an assertion counts 1, a class 1 per 32 ranges, a quantified atom its size times its largest count, so
+// nested counts multiply, as when PostgreSQL copies them into its automaton) is at most MAX_REGEX_SIZE.
 import { queryErrors } from './errors.js';
 
 /** Deepest nesting of groups. */
@@ -273,7 +273,8 @@ class RegexParser {
     if (sqlBody === '') throw queryErrors.badRegex('empty class');
     return {
       out: [`[${negate ? '^' : ''}${sqlBody}]`, `[${negate ? '^' : ''}${jsBody}]`],
-      size: closed.length + extras.length,
+      // A class is one element per 32 ranges: a few letters with their cases are one, 100,000 ranges are not.
+      size: 1 + Math.floor((closed.length + extras.length) / 32),
     };
   }
 
