@@ -54,7 +54,8 @@ export const queryErrors = {
   badRegex: def(
     'QUERY_BAD_REGEX',
     400,
-    'A $regex pattern or its options cannot be evaluated exactly with the same meaning as MongoDB.',
+    'A $regex pattern or its options cannot be evaluated exactly with the same meaning as MongoDB, or the ' +
+      'pattern is too complex (groups nested over 16 deep, or an expanded size over 5,000; see docs/query-engine.md).',
     (why: string) => `Unsupported $regex: ${why}`,
   ),
 };

@@ -22,6 +22,7 @@ interface Reach {
 type ReachCache = Map<string, Reach>;
 
 const inKeys = new WeakMap<ElemPred, Set<string>>();
+const regexes = new WeakMap<ElemPred, RegExp>();
 
 export function matchesFilter(node: FilterNode, doc: Doc): boolean {
   return matchNode(node, doc, new Map());
@@ -106,7 +107,7 @@ export function matchesElement(pred: ElemPred, r: Reached): boolean {
     case 'type':
       return pred.types.includes(typeName(r));
     case 'regex':
-      return typeof r === 'string' && new RegExp(pred.regex.js, 'u').test(r);
+      return typeof r === 'string' && compiledRegex(pred).test(r);
     case 'mod': {
       const dividend = modDividend(r);
       return dividend !== undefined && dividend % pred.divisor === pred.remainder;
@@ -123,6 +124,16 @@ export function matchesElement(pred: ElemPred, r: Reached): boolean {
     case 'not':
       return !pred.preds.every((p) => matchesElement(p, r));
   }
+}
+
+/** Compiled once per predicate, not once per element tested. */
+function compiledRegex(pred: Extract<ElemPred, { op: 'regex' }>): RegExp {
+  let re = regexes.get(pred);
+  if (re === undefined) {
+    re = new RegExp(pred.regex.js, 'u');
+    regexes.set(pred, re);
+  }
+  return re;
 }
 
 /** Type-bracketed comparison: null also matches missing; NaN only equals NaN. */
