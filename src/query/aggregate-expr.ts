@@ -1,5 +1,6 @@
 // The aggregation expressions evaluated in JavaScript: field paths, $$ROOT/$$CURRENT, $literal, constants,
 // and documents or arrays of those. Every other expression operator is refused with a 400 naming it.
+import { splitPath } from './field-path.js';
 import { pipelineErrors } from './pipeline-errors.js';
 import { cloneValue } from './value-identity.js';
 import { type Doc, isDoc, setField, type Value } from './values.js';
@@ -45,7 +46,7 @@ function parseStringExpr(s: string, where: string): Expr {
 
 /** A field path after its $: non-empty parts, none starting with $. */
 export function parseFieldPath(path: string, where: string): string[] {
-  const parts = path.split('.');
+  const parts = splitPath(path);
   for (const part of parts) {
     if (part === '' || part.startsWith('$'))
       throw pipelineErrors.badStage(where, `bad field path '$${path}'`);

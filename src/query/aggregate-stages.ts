@@ -3,6 +3,7 @@ import { GroupAccumulator, type GroupSpec } from './aggregate-group.js';
 import { type FilterNode, matchesFilter } from './filter.js';
 import { pipelineErrors } from './pipeline-errors.js';
 import { applyProjection, type Projection } from './projection.js';
+import { compareSortKeys, type SortSpec, sortKeys } from './sort.js';
 import { type Doc, isDoc, setField, type Value } from './values.js';
 
 export type Emit = (doc: Doc) => void;
@@ -57,23 +58,21 @@ export function limitProcessor(n: number): Processor {
  * Buffers up to `cap` documents and emits them sorted (stable, so ties keep their input order). When only
  * the first `keep` documents can matter (a $limit follows), it trims the buffer as it goes.
  */
-export function sortProcessor(
-  compare: (a: Doc, b: Doc) => number,
-  cap: number,
-  keep: number | undefined,
-): Processor {
-  let buffer: Doc[] = [];
+export function sortProcessor(spec: SortSpec, cap: number, keep: number | undefined): Processor {
+  // Each document's keys are computed once as it arrives, not in every comparison.
+  let buffer: Array<{ doc: Doc; keys: Buffer[] }> = [];
+  const compare = (a: { keys: Buffer[] }, b: { keys: Buffer[] }) => compareSortKeys(spec, a.keys, b.keys);
   const trimAt = keep === undefined ? Number.POSITIVE_INFINITY : Math.max(keep, Math.min(2 * keep, cap));
   return {
     push: (doc) => {
-      buffer.push(doc);
+      buffer.push({ doc, keys: sortKeys(spec, doc) });
       if (buffer.length > trimAt) buffer = buffer.sort(compare).slice(0, keep);
       if (buffer.length > cap) throw pipelineErrors.bufferLimit('$sort', cap);
     },
     flush: (emit) => {
       const sorted = buffer.sort(compare);
       buffer = [];
-      for (const doc of keep === undefined ? sorted : sorted.slice(0, keep)) emit(doc);
+      for (const item of keep === undefined ? sorted : sorted.slice(0, keep)) emit(item.doc);
     },
     finished: () => false,
   };

@@ -15,19 +15,22 @@ import {
   type UnwindSpec,
   unwindProcessor,
 } from './aggregate-stages.js';
+import { queryErrors } from './errors.js';
 import { type FilterNode, parseFilter } from './filter.js';
 import { pipelineErrors } from './pipeline-errors.js';
 import { type Projection, parseProjectStage } from './projection.js';
-import { compareBySort, parseSort } from './sort.js';
+import { parseSort, type SortSpec } from './sort.js';
 import { type Doc, fromWire, isDoc, type Value } from './values.js';
 
 /** Documents a $group or $sort may hold in memory unless the caller says otherwise. */
 export const DEFAULT_MAX_BUFFERED = 100_000;
+/** MongoDB's own bound on the stages of one pipeline. */
+export const MAX_PIPELINE_STAGES = 1000;
 
 export type Stage =
   | { op: '$match'; raw: unknown; node: FilterNode }
   | { op: '$group'; spec: GroupSpec }
-  | { op: '$sort'; raw: unknown; compare: (a: Doc, b: Doc) => number }
+  | { op: '$sort'; raw: unknown; spec: SortSpec }
   | { op: '$skip'; n: number }
   | { op: '$limit'; n: number }
   | { op: '$project'; projection: Projection }
@@ -49,7 +52,7 @@ const PARSERS: Record<Stage['op'], StageParser> = {
     return { op: '$match', raw, node: parseFilter(raw) };
   },
   $group: (arg) => ({ op: '$group', spec: parseGroup(arg) }),
-  $sort: (raw) => ({ op: '$sort', raw, compare: compareBySort(parseSort(raw)) }),
+  $sort: (raw) => ({ op: '$sort', raw, spec: parseSort(raw) }),
   $skip: (arg) => ({ op: '$skip', n: parseCount('$skip', arg, 0) }),
   $limit: (arg) => ({ op: '$limit', n: parseCount('$limit', arg, 1) }),
   $project: (arg) => ({ op: '$project', projection: parseProjectStage(arg) }),
@@ -63,6 +66,8 @@ const RAW_ARGUMENT = new Set(['$match', '$sort']);
 /** Validates a pipeline as sent (extended JSON, as JSON.parse returns it): an array of one-key stages. */
 export function parsePipeline(pipeline: unknown): Stage[] {
   if (!Array.isArray(pipeline)) throw pipelineErrors.badPipeline('the pipeline must be an array of stages');
+  if (pipeline.length > MAX_PIPELINE_STAGES)
+    throw queryErrors.tooLarge('stages in a pipeline', MAX_PIPELINE_STAGES);
   return pipeline.map((stage: unknown) => {
     if (typeof stage !== 'object' || stage === null || Array.isArray(stage)) {
       throw pipelineErrors.badPipeline('each stage must be a document');
@@ -141,11 +146,15 @@ export async function* runPipeline(
 export function runPipelineSync(stages: Stage[], docs: Iterable<Doc>, options: PipelineOptions = {}): Doc[] {
   const chain = buildChain(stages, options);
   const out: Doc[] = [];
+  // Loops, not push(...batch): one input document may emit more outputs ($unwind) than a call can take.
+  const keep = (batch: Doc[]) => {
+    for (const doc of batch) out.push(doc);
+  };
   for (const doc of docs) {
-    out.push(...chain.push(doc));
+    keep(chain.push(doc));
     if (chain.finished()) break;
   }
-  out.push(...chain.flush());
+  keep(chain.flush());
   return out;
 }
 
@@ -193,7 +202,7 @@ function makeProcessor(stage: Stage, cap: number, keep: number | undefined): Pro
     case '$group':
       return groupProcessor(stage.spec, cap);
     case '$sort':
-      return sortProcessor(stage.compare, cap, keep);
+      return sortProcessor(stage.spec, cap, keep);
     case '$skip':
       return skipProcessor(stage.n);
     case '$limit':

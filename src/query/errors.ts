@@ -44,10 +44,18 @@ export const queryErrors = {
     'skip or limit is not an integer in range (limit at most 10000).',
     (name: string, why: string) => `Bad ${name}: ${why}`,
   ),
+  tooLarge: def(
+    'QUERY_TOO_LARGE',
+    400,
+    'The query, update or pipeline is larger than the server evaluates (too many operand values, pipeline ' +
+      'stages or field path parts); the message names the limit. docs/query-engine.md lists the limits.',
+    (what: string, limit: number) => `Too large: ${what} (at most ${limit})`,
+  ),
   badRegex: def(
     'QUERY_BAD_REGEX',
     400,
-    'A $regex pattern or its options cannot be evaluated exactly with the same meaning as MongoDB.',
+    'A $regex pattern or its options cannot be evaluated exactly with the same meaning as MongoDB, or the ' +
+      'pattern is too complex (groups nested over 16 deep, or an expanded size over 5,000; see docs/query-engine.md).',
     (why: string) => `Unsupported $regex: ${why}`,
   ),
 };

@@ -1,28 +1,97 @@
 // Evaluates a FilterNode on an in-memory document with the same semantics as the SQL compiler.
 // Built on compareValues and walkPath rather than on the key encoding, so it is an independent second oracle.
+//
+// Equality ($eq, $in, $all, and $or/$and of them) on a path that reaches many values is a hash lookup of
+// equalityKey, and each path is walked once per document: n operands against an array of m elements cost
+// O(n + m), not O(n × m) (issue 20: a $pull {$in} of 10,000 values on 10,000 elements took 6 s).
 import { ObjectId } from 'bson';
 import { compareValues, typeRank } from './compare-values.js';
 import { type Cmp, type ElemPred, type FilterNode, isWholeArrayPred } from './filter.js';
 import { MISSING, type Reached, walkPath } from './path-walk.js';
+import { equalityKey } from './value-identity.js';
 import { type Doc, isDoc, type Value } from './values.js';
 
+/** Below this many reached values or $in operands a linear scan is cheaper than hashing. */
+const HASH_FROM = 16;
+
+/** What one path reaches in the document being matched, walked once, with its equality keys when asked. */
+interface Reach {
+  values: Reached[];
+  keys: Set<string> | undefined;
+}
+type ReachCache = Map<string, Reach>;
+
+const inKeys = new WeakMap<ElemPred, Set<string>>();
+const regexes = new WeakMap<ElemPred, RegExp>();
+
 export function matchesFilter(node: FilterNode, doc: Doc): boolean {
+  return matchNode(node, doc, new Map());
+}
+
+function matchNode(node: FilterNode, doc: Doc, cache: ReachCache): boolean {
   switch (node.kind) {
     case 'const':
       return node.value;
     case 'and':
-      return node.children.every((c) => matchesFilter(c, doc));
+      return node.children.every((c) => matchNode(c, doc, cache));
     case 'or':
-      return node.children.some((c) => matchesFilter(c, doc));
+      return node.children.some((c) => matchNode(c, doc, cache));
     case 'nor':
-      return !node.children.some((c) => matchesFilter(c, doc));
+      return !node.children.some((c) => matchNode(c, doc, cache));
     case 'not':
-      return !matchesFilter(node.child, doc);
-    case 'path': {
-      const reached = walkPath(doc, node.parts, isWholeArrayPred(node.pred) ? 'whole' : 'traverse');
-      return reached.some((r) => matchesElement(node.pred, r));
-    }
+      return !matchNode(node.child, doc, cache);
+    case 'path':
+      return matchPath(node.parts, node.pred, doc, cache);
   }
+}
+
+function matchPath(parts: string[], pred: ElemPred, doc: Doc, cache: ReachCache): boolean {
+  const whole = isWholeArrayPred(pred);
+  const id = `${whole ? 'w' : 't'}${JSON.stringify(parts)}`;
+  let reach = cache.get(id);
+  if (reach === undefined) {
+    reach = { values: walkPath(doc, parts, whole ? 'whole' : 'traverse'), keys: undefined };
+    cache.set(id, reach);
+  }
+  const hashed = hashedEquality(pred, reach);
+  if (hashed !== undefined) return hashed;
+  return reach.values.some((r) => matchesElement(pred, r));
+}
+
+/**
+ * $eq and $in through hashes when there are many values on either side; undefined when a scan is cheaper.
+ * A reached MISSING keys as null ('z'), which only a null operand asks for: null also matches missing.
+ */
+function hashedEquality(pred: ElemPred, reach: Reach): boolean | undefined {
+  const many = reach.values.length >= HASH_FROM;
+  if (pred.op === 'cmp' && pred.cmp === 'eq' && many) return reachedKeys(reach).has(equalityKey(pred.value));
+  if (pred.op !== 'in' || (!many && pred.values.length < HASH_FROM)) return undefined;
+  if (pred.values.length < HASH_FROM) {
+    const keys = reachedKeys(reach);
+    return pred.values.some((v) => keys.has(equalityKey(v)));
+  }
+  const wanted = operandKeys(pred);
+  return reach.values.some((r) => wanted.has(reachedKey(r)));
+}
+
+function reachedKeys(reach: Reach): Set<string> {
+  reach.keys ??= new Set(reach.values.map(reachedKey));
+  return reach.keys;
+}
+
+/** The equality key of a reached value; missing keys as null, and no other marker equals any operand. */
+function reachedKey(r: Reached): string {
+  if (r === MISSING) return 'z';
+  return typeof r === 'symbol' ? '' : equalityKey(r);
+}
+
+function operandKeys(pred: Extract<ElemPred, { op: 'in' }>): Set<string> {
+  let keys = inKeys.get(pred);
+  if (keys === undefined) {
+    keys = new Set(pred.values.map(equalityKey));
+    inKeys.set(pred, keys);
+  }
+  return keys;
 }
 
 /** MongoDB's matchesSingleElement: one reached element against one predicate. */
@@ -31,13 +100,14 @@ export function matchesElement(pred: ElemPred, r: Reached): boolean {
     case 'cmp':
       return compareMatches(pred.cmp, r, pred.value);
     case 'in':
+      if (pred.values.length >= HASH_FROM) return operandKeys(pred).has(reachedKey(r));
       return pred.values.some((v) => compareMatches('eq', r, v));
     case 'exists':
       return r !== MISSING;
     case 'type':
       return pred.types.includes(typeName(r));
     case 'regex':
-      return typeof r === 'string' && new RegExp(pred.regex.js, 'u').test(r);
+      return typeof r === 'string' && compiledRegex(pred).test(r);
     case 'mod': {
       const dividend = modDividend(r);
       return dividend !== undefined && dividend % pred.divisor === pred.remainder;
@@ -49,11 +119,21 @@ export function matchesElement(pred: ElemPred, r: Reached): boolean {
     case 'elemMatchDoc':
       return (
         Array.isArray(r) &&
-        r.some((e) => (isDoc(e) || Array.isArray(e)) && matchesFilter(pred.filter, asDoc(e)))
+        r.some((e) => (isDoc(e) || Array.isArray(e)) && matchNode(pred.filter, asDoc(e), new Map()))
       );
     case 'not':
       return !pred.preds.every((p) => matchesElement(p, r));
   }
+}
+
+/** Compiled once per predicate, not once per element tested. */
+function compiledRegex(pred: Extract<ElemPred, { op: 'regex' }>): RegExp {
+  let re = regexes.get(pred);
+  if (re === undefined) {
+    re = new RegExp(pred.regex.js, 'u');
+    regexes.set(pred, re);
+  }
+  return re;
 }
 
 /** Type-bracketed comparison: null also matches missing; NaN only equals NaN. */

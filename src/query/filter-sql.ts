@@ -6,6 +6,7 @@
 // the second arm walks the path with pb_walk, MongoDB's element iterator, testing each element reached.
 // Both arms are exact and never NULL, so NOT of the whole is exact too ($ne, $nin, $not, $nor).
 
+import { queryErrors } from './errors.js';
 import { pathSql } from './field-path.js';
 import { type ElemPred, type FilterNode, isWholeArrayPred } from './filter.js';
 import { encodeKey, KEY, NAN_KEY, rankUpperBound } from './key-encoding.js';
@@ -18,9 +19,21 @@ interface Ctx {
 
 const MISSING_OR_NULL = `('\\x05'::bytea, '\\x10'::bytea)`;
 
+/** An $in list longer than this is bound as one bytea[] array, not one parameter per value. */
+const IN_LIST_MAX = 32;
+/**
+ * Most bind parameters one filter may use. The PostgreSQL protocol carries at most 65,535 in a statement;
+ * past this bound a filter answers QUERY_TOO_LARGE (400), not a driver error (500).
+ */
+export const MAX_FILTER_PARAMS = 20_000;
+
 /** Appends bind values to params and returns a boolean SQL expression using $n placeholders. */
 export function compileFilter(node: FilterNode, docSql: string, params: unknown[]): string {
-  return compileNode(node, docSql, { params, aliases: 0 });
+  const first = params.length;
+  const sql = compileNode(node, docSql, { params, aliases: 0 });
+  if (params.length - first > MAX_FILTER_PARAMS)
+    throw queryErrors.tooLarge('operand values in one filter', MAX_FILTER_PARAMS);
+  return sql;
 }
 
 function compileNode(node: FilterNode, doc: string, ctx: Ctx): string {
@@ -85,6 +98,11 @@ function keyCond(pred: ElemPred, ctx: Ctx): ((k: string) => string) | undefined 
       if (v === null) keys.set(KEY.missing.toString('hex'), KEY.missing);
     }
     if (keys.size === 0) return () => 'FALSE';
+    if (keys.size > IN_LIST_MAX) {
+      // One array literal: PostgreSQL tests = ANY of a constant array through a hash table.
+      const array = bind(ctx, `{${[...keys.keys()].map((hex) => `"\\\\x${hex}"`).join(',')}}`);
+      return (k) => `${k} = ANY(${array}::bytea[])`;
+    }
     const list = [...keys.values()].map((key) => bindKey(ctx, key)).join(', ');
     return (k) => `${k} IN (${list})`;
   }

@@ -304,7 +304,7 @@ function parseValuePreds(path: string, ops: Record<string, unknown>): ElemPred[]
       preds.push(
         parseTruthy(op, operand, path) ? { op: 'exists' } : { op: 'not', preds: [{ op: 'exists' }] },
       );
-    else if (op === '$all') preds.push(...parseValueAll(path, operand));
+    else if (op === '$all') for (const p of parseValueAll(path, operand)) preds.push(p);
     else if (op === '$not') {
       if (!isPlainObject(operand) || !isOperatorObject(operand, path)) {
         throw queryErrors.badOperand('$not', path, 'expected a non-empty object of operators');

@@ -48,7 +48,8 @@ function walkArray(arr: Value[], parts: string[], mode: WalkMode, rest: number, 
     if (mode === 'whole') out.push(arr);
     else if (mode === 'sort' && arr.length === 0) out.push(EMPTY_ARRAY);
     else {
-      out.push(...arr);
+      // A loop, not push(...arr): spreading an array of a million elements overflows the call stack.
+      for (const item of arr) out.push(item);
       if (mode === 'traverse') out.push(arr);
     }
     return;

@@ -1,5 +1,6 @@
 // Find projections and the $project stage: inclusion or exclusion trees applied with MongoDB 4.4+ semantics.
 import { type Expr, evaluate, parseExpression } from './aggregate-expr.js';
+import { splitPath } from './field-path.js';
 import { pipelineErrors } from './pipeline-errors.js';
 import { cloneValue } from './value-identity.js';
 import { type Doc, fromWire, isDoc, setField, type Value } from './values.js';
@@ -61,7 +62,7 @@ function buildProjection(fields: unknown, computed: boolean): Projection {
 
 function collectEntries(spec: Doc, prefix: string[], computed: boolean, out: Entry[]): void {
   for (const key of Object.keys(spec)) {
-    const parts = key.split('.');
+    const parts = splitPath(key);
     for (const part of parts) {
       if (part === '$' || part.startsWith('$['))
         throw pipelineErrors.unsupportedProjection(`positional ${part}`);
@@ -94,17 +95,25 @@ function parseComputed(value: Value, path: string[], computed: boolean): Entry['
   return { kind: 'computed', expr: parseExpression(value, '$project') };
 }
 
+/**
+ * No path may equal or contain another. Sorted part by part, a path is directly followed by one it is a prefix
+ * of whenever it has any, so neighbours suffice: O(n log n) for n fields rather than every pair.
+ */
 function checkCollisions(entries: Entry[]): void {
-  const keys = entries.map((e) => e.path);
-  for (let i = 0; i < keys.length; i++) {
-    for (let j = 0; j < keys.length; j++) {
-      const a = keys[i]!;
-      const b = keys[j]!;
-      if (i !== j && a.length <= b.length && a.every((part, k) => part === b[k])) {
-        throw pipelineErrors.badProjection(`Path collision at ${b.join('.')}`);
-      }
+  const keys = entries.map((e) => e.path).sort(compareParts);
+  for (let i = 1; i < keys.length; i++) {
+    const a = keys[i - 1]!;
+    const b = keys[i]!;
+    if (a.length <= b.length && a.every((part, k) => part === b[k])) {
+      throw pipelineErrors.badProjection(`Path collision at ${b.join('.')}`);
     }
   }
+}
+
+function compareParts(a: string[], b: string[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  return a.length - b.length;
 }
 
 function projectionKind(entries: Entry[]): Projection['kind'] {

@@ -8,7 +8,17 @@
 // quantifiers are the same. Anything else (backreferences, lookarounds, named groups, inline flags,
 // Unicode properties, possessive quantifiers, counts over 255, non-ASCII letters under i) is refused with
 // QUERY_BAD_REGEX rather than risk a different answer.
+//
+// Complexity is bounded before either engine sees a pattern (issue 20: `(((a{100}){100}){100})` froze the
+// embedded store): groups nest at most MAX_REGEX_NESTING deep, and the pattern's expanded size (a character
+// or an assertion counts 1, a class 1 per 32 ranges, a quantified atom its size times its largest count, so
+// nested counts multiply, as when PostgreSQL copies them into its automaton) is at most MAX_REGEX_SIZE.
 import { queryErrors } from './errors.js';
+
+/** Deepest nesting of groups. */
+export const MAX_REGEX_NESTING = 16;
+/** Largest expanded size: `[a-z]{255}` is 255, `(ab){10}` 20, `(((a{100}){100}){100})` 1,000,000. */
+export const MAX_REGEX_SIZE = 5000;
 
 export interface TranslatedRegex {
   pattern: string;
@@ -33,6 +43,11 @@ interface Flags {
 
 /** Both outputs at once: [sql, js]. */
 type Out = [string, string];
+/** A parsed part and its expanded size (see MAX_REGEX_SIZE). */
+interface Piece {
+  out: Out;
+  size: number;
+}
 
 export function translateRegex(pattern: string, options: string): TranslatedRegex {
   const flags: Flags = { i: false, m: false, s: false, x: false };
@@ -60,31 +75,41 @@ class RegexParser {
   ) {}
 
   parseAll(): Out {
-    const out = this.parseAlternation();
+    const { out, size } = this.parseAlternation(0);
     if (this.pos < this.src.length) throw queryErrors.badRegex('unmatched )');
+    if (size > MAX_REGEX_SIZE) {
+      throw queryErrors.badRegex(
+        `the pattern is too complex: it expands to more than ${MAX_REGEX_SIZE} elements (nested repetition counts multiply)`,
+      );
+    }
     return out;
   }
 
-  private parseAlternation(): Out {
-    const branches: Out[] = [this.parseSequence()];
+  private parseAlternation(depth: number): Piece {
+    const branches: Piece[] = [this.parseSequence(depth)];
     while (this.peek() === '|') {
       this.pos++;
-      branches.push(this.parseSequence());
+      branches.push(this.parseSequence(depth));
     }
-    return [branches.map((b) => b[0]).join('|'), branches.map((b) => b[1]).join('|')];
+    return {
+      out: [branches.map((b) => b.out[0]).join('|'), branches.map((b) => b.out[1]).join('|')],
+      size: branches.reduce((sum, b) => sum + b.size, 0),
+    };
   }
 
-  private parseSequence(): Out {
+  private parseSequence(depth: number): Piece {
     const out: Out = ['', ''];
+    let size = 0;
     for (;;) {
       this.skipExtended();
       const ch = this.peek();
-      if (ch === undefined || ch === '|' || ch === ')') return out;
-      const [atom, quantifiable] = this.parseAtom();
+      if (ch === undefined || ch === '|' || ch === ')') return { out, size };
+      const [atom, quantifiable] = this.parseAtom(depth);
       const q = this.parseQuantifier();
       if (q !== '' && !quantifiable) throw queryErrors.badRegex('a quantifier follows nothing repeatable');
-      out[0] += atom[0] + q;
-      out[1] += atom[1] + q;
+      out[0] += atom.out[0] + q;
+      out[1] += atom.out[1] + q;
+      size += atom.size * largestCount(q);
     }
   }
 
@@ -106,13 +131,23 @@ class RegexParser {
   }
 
   /** Returns the atom and whether a quantifier may follow it. */
-  private parseAtom(): [Out, boolean] {
+  private parseAtom(depth: number): [Piece, boolean] {
     const ch = this.src[this.pos++]!;
     switch (ch) {
       case '(':
-        return [this.parseGroup(), true];
+        return [this.parseGroup(depth + 1), true];
       case '[':
         return [this.parseClass(), true];
+      default: {
+        const [out, quantifiable] = this.parseSimpleAtom(ch);
+        return [{ out, size: 1 }, quantifiable];
+      }
+    }
+  }
+
+  /** An atom other than a group or a class: one character, a shorthand class or an assertion. */
+  private parseSimpleAtom(ch: string): [Out, boolean] {
+    switch (ch) {
       case '.':
         return [this.flags.s ? ['.', '[\\s\\S]'] : ['[^\\n]', '[^\\n]'], true];
       case '^':
@@ -134,14 +169,17 @@ class RegexParser {
     }
   }
 
-  private parseGroup(): Out {
+  private parseGroup(depth: number): Piece {
+    // Checked before descending, so the recursion of this parser is bounded too.
+    if (depth > MAX_REGEX_NESTING)
+      throw queryErrors.badRegex(`the pattern is too complex: groups nest deeper than ${MAX_REGEX_NESTING}`);
     if (this.peek() === '?') {
       if (this.peek(1) !== ':') throw queryErrors.badRegex('only (...) and (?:...) groups are supported');
       this.pos += 2;
     }
-    const inner = this.parseAlternation();
+    const inner = this.parseAlternation(depth);
     if (this.src[this.pos++] !== ')') throw queryErrors.badRegex('missing )');
-    return [`(?:${inner[0]})`, `(?:${inner[1]})`];
+    return { out: [`(?:${inner.out[0]})`, `(?:${inner.out[1]})`], size: inner.size };
   }
 
   private parseEscape(): [Out, boolean] {
@@ -194,7 +232,7 @@ class RegexParser {
     return cp;
   }
 
-  private parseClass(): Out {
+  private parseClass(): Piece {
     const negate = this.peek() === '^';
     if (negate) this.pos++;
     const ranges: Array<[number, number]> = [];
@@ -233,7 +271,11 @@ class RegexParser {
     const sqlBody = body.map((b) => b[0]).join('') + extras.join('');
     const jsBody = body.map((b) => b[1]).join('') + extras.join('');
     if (sqlBody === '') throw queryErrors.badRegex('empty class');
-    return [`[${negate ? '^' : ''}${sqlBody}]`, `[${negate ? '^' : ''}${jsBody}]`];
+    return {
+      out: [`[${negate ? '^' : ''}${sqlBody}]`, `[${negate ? '^' : ''}${jsBody}]`],
+      // A class is one element per 32 ranges: a few letters with their cases are one, 100,000 ranges are not.
+      size: 1 + Math.floor((closed.length + extras.length) / 32),
+    };
   }
 
   /** Reads a quantifier after an atom ('' if none); lazy marks are dropped, possessive ones refused. */
@@ -282,6 +324,14 @@ class RegexParser {
     const [sql, js] = variants.map(cp).reduce<Out>((acc, v) => [acc[0] + v[0], acc[1] + v[1]], ['', '']);
     return [`[${sql}]`, `[${js}]`];
   }
+}
+
+/** How many copies of its atom a quantifier may need: its largest count (or the least plus one if open). */
+function largestCount(q: string): number {
+  const m = /^\{(\d+)(,(\d*))?\}$/.exec(q);
+  if (m === null) return 1;
+  if (m[2] === undefined) return Math.max(1, Number(m[1]));
+  return m[3] === '' ? Number(m[1]) + 1 : Math.max(1, Number(m[3]));
 }
 
 function both(s: string): Out {

@@ -4,7 +4,7 @@ import { matchesFilter } from './filter.js';
 import { updateErrors } from './update-errors.js';
 import { PULL_FIELD, type PullArg, type PushArg, type PushSort, type UpdateAction } from './update-parse.js';
 import { fillMissing, type Location, locate, notViable, typeName, writeChild } from './update-paths.js';
-import { cloneValue, identical } from './value-identity.js';
+import { cloneValue, equalityKey, identical } from './value-identity.js';
 import { type Doc, isDoc, type Value } from './values.js';
 
 type ArrayAction = Extract<UpdateAction, { op: '$push' | '$addToSet' | '$pop' | '$pull' }>;
@@ -47,9 +47,9 @@ function notAnArray(op: string, field: string, value: Found['value']): Error {
 
 /** $each inserted at $position (negative counts from the end), then $sort, then $slice, as MongoDB orders them. */
 function pushInto(current: Value[], arg: PushArg): Value[] {
-  const out = current.slice();
-  const at = insertionIndex(out.length, arg.position);
-  out.splice(at, 0, ...arg.each.map(cloneValue));
+  const at = insertionIndex(current.length, arg.position);
+  // Concatenated, never spliced with spread arguments: $each may hold more values than a call has room for.
+  const out = current.slice(0, at).concat(arg.each.map(cloneValue), current.slice(at));
   if (arg.sort !== undefined) sortPushed(out, arg.sort);
   if (arg.slice === undefined) return out;
   return arg.slice >= 0 ? out.slice(0, arg.slice) : out.slice(Math.max(0, out.length + arg.slice));
@@ -99,11 +99,18 @@ function literalChild(container: Doc | Value[], key: string): Value | undefined 
   return /^(0|[1-9]\d*)$/.test(key) ? container[Number(key)] : undefined;
 }
 
-/** Appends each value not already present (MongoDB equality: numbers by value, documents field by field). */
+/**
+ * Appends each value not already present (MongoDB equality: numbers by value, documents field by field).
+ * Presence is a hash of equalityKey, so n values into an array of m cost O(n + m), not O(n × m).
+ */
 function addUnique(current: Value[], values: Value[]): Value[] {
   const out = current.slice();
+  const present = new Set(current.map(equalityKey));
   for (const v of values) {
-    if (!out.some((x) => valuesEqual(x, v))) out.push(cloneValue(v));
+    const key = equalityKey(v);
+    if (present.has(key)) continue;
+    present.add(key);
+    out.push(cloneValue(v));
   }
   return out;
 }

@@ -1,4 +1,5 @@
 // Parses an update document into a validated, ordered list of actions (or a replacement document).
+import { splitPath } from './field-path.js';
 import { type FilterNode, parseFilter } from './filter.js';
 import { isNum, type Num } from './update-arith.js';
 import { updateErrors } from './update-errors.js';
@@ -83,7 +84,7 @@ export function parseUpdate(update: unknown): UpdateSpec {
     );
   }
   const actions: UpdateAction[] = [];
-  for (const op of keys) actions.push(...parseOperator(op, update[op]));
+  for (const op of keys) for (const action of parseOperator(op, update[op])) actions.push(action);
   checkConflicts(actions);
   return { kind: 'operators', actions: actions.sort((a, b) => comparePaths(a.path, b.path)) };
 }
@@ -205,7 +206,7 @@ function parsePushSort(v: Value, bad: (why: string) => Error): PushSort {
   const fields = Object.keys(v);
   if (fields.length === 0) throw bad('$sort must not be an empty document');
   const keys = fields.map((path) => {
-    if (path.split('.').some((p) => p === '' || p.startsWith('$'))) throw bad(`bad $sort field '${path}'`);
+    if (splitPath(path).some((p) => p === '' || p.startsWith('$'))) throw bad(`bad $sort field '${path}'`);
     return { path, dir: dir(v[path]) };
   });
   return { kind: 'fields', keys };

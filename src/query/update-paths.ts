@@ -2,6 +2,7 @@
 
 import { compareStrings } from './compare-values.js';
 import { queryErrors } from './errors.js';
+import { splitPath } from './field-path.js';
 import { updateErrors } from './update-errors.js';
 import { type Doc, isDoc, setField, type Value } from './values.js';
 
@@ -12,7 +13,7 @@ const DIGITS = /^\d+$/;
 
 /** Splits and checks a path given as a field of an update operator; positional forms are refused. */
 export function parseUpdatePath(path: string): string[] {
-  const parts = path.split('.');
+  const parts = splitPath(path);
   for (const part of parts) {
     if (part === '') throw queryErrors.badFieldPath(path, 'empty field name');
     if (part === '$' || part.startsWith('$['))

@@ -80,17 +80,26 @@ function onlyId(equalities: Equality[]): Equality[] {
   return equalities.filter(([path]) => path === '_id');
 }
 
-/** MongoDB refuses a path matched twice, or a path and another inside it. */
+/**
+ * MongoDB refuses a path matched twice, or a path and another inside it. Sorted part by part, a path is
+ * directly followed by an equal one or one inside it whenever there is any, so neighbours suffice.
+ */
 function checkAmbiguity(equalities: Equality[]): void {
-  const paths = equalities.map(([path]) => path).sort(compareStrings);
-  for (let i = 0; i < paths.length; i++) {
-    for (let j = i + 1; j < paths.length; j++) {
-      const a = paths[i]!;
-      const b = paths[j]!;
-      if (a === b) throw updateErrors.upsertAmbiguous(`path '${a}' is matched twice`);
-      if (b.startsWith(`${a}.`) || a.startsWith(`${b}.`)) {
-        throw updateErrors.upsertAmbiguous(`both paths '${a}' and '${b}' are matched`);
-      }
-    }
+  const paths = equalities.map(([path]) => path.split('.')).sort(compareParts);
+  for (let i = 1; i < paths.length; i++) {
+    const a = paths[i - 1]!;
+    const b = paths[i]!;
+    if (!a.every((part, k) => part === b[k])) continue;
+    if (a.length === b.length) throw updateErrors.upsertAmbiguous(`path '${a.join('.')}' is matched twice`);
+    throw updateErrors.upsertAmbiguous(`both paths '${a.join('.')}' and '${b.join('.')}' are matched`);
   }
+}
+
+function compareParts(a: string[], b: string[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const c = compareStrings(a[i]!, b[i]!);
+    if (c !== 0) return c;
+  }
+  return a.length - b.length;
 }
