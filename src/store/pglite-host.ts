@@ -27,7 +27,7 @@ function pgLikeError(code: string, message: string): Error {
   return Object.assign(new Error(message), { code, severity: 'ERROR' });
 }
 
-export const statementTimeout = () =>
+const statementTimeout = () =>
   pgLikeError('57014', 'canceling statement due to statement timeout (the embedded store was restarted)');
 const connectionLost = (why: string) => pgLikeError('57P01', `terminating connection: ${why}`);
 

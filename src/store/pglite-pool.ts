@@ -75,7 +75,8 @@ class WorkerSocket extends Duplex implements HostSocket {
       this.scheduled = false;
       const chunks = this.pending;
       this.pending = [];
-      if (this.destroyed) return;
+      // Once pg has ended the stream, what is left is its Terminate message, which PGlite ignores anyway.
+      if (this.destroyed || this.writableEnded) return;
       // A fresh buffer (never Node's shared pool) so it can be transferred to the worker without a copy.
       const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
       let at = 0;
