@@ -26,8 +26,11 @@ export function basic(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 }
 
-/** A fresh store: PostgreSQL schema when PLAYBASE_TEST_DATABASE_URL is set, else a clone of the PGlite template. */
-export async function freshStore(): Promise<{
+/**
+ * A fresh store: PostgreSQL schema when PLAYBASE_TEST_DATABASE_URL is set, else a clone of the PGlite template.
+ * `statementTimeoutMs` is the statement limit of its pool (PLAYBASE_STATEMENT_TIMEOUT_MS of a test server).
+ */
+export async function freshStore(statementTimeoutMs = 10_000): Promise<{
   store: Store;
   dataDir: string;
   schema?: string;
@@ -38,7 +41,7 @@ export async function freshStore(): Promise<{
     const store = await openStore({
       databaseUrl: TEST_DATABASE_URL,
       dataDir: '',
-      statementTimeoutMs: 10_000,
+      statementTimeoutMs,
       schema,
       poolSize: 10,
     });
@@ -57,7 +60,7 @@ export async function freshStore(): Promise<{
   }
   await ensureTemplate();
   const dataDir = cloneTemplate();
-  const store = await openStore({ dataDir, statementTimeoutMs: 10_000 });
+  const store = await openStore({ dataDir, statementTimeoutMs });
   return {
     store,
     dataDir,
@@ -71,7 +74,7 @@ export async function startTestServer(
   env: Record<string, string> = {},
   options: Pick<StartOptions, 'extraRegistrars' | 'logger'> = {},
 ): Promise<TestServer> {
-  const fresh = await freshStore();
+  const fresh = await freshStore(Number(env.PLAYBASE_STATEMENT_TIMEOUT_MS ?? 10_000));
   const settings = loadSettings({
     PORT: '0',
     LOG_LEVEL: process.env.PLAYBASE_TEST_LOG_LEVEL ?? 'silent',

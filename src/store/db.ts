@@ -1,12 +1,11 @@
 // The store: one pg.Pool over embedded PGlite (data folder) or over PostgreSQL 15+ (DATABASE_URL).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
 import { guardPoolClients } from './connection-failures.js';
 import { CHANNEL_NAME, listenPostgres } from './listen-postgres.js';
 import { lockDataDir } from './lock.js';
+import { openPgliteWorker } from './pglite-pool.js';
 
 export type StoreKind = 'pglite' | 'postgres';
 
@@ -43,25 +42,6 @@ export interface StoreOptions {
 
 // Keep int8 and numeric exact: they come back as strings, never as lossy JS numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
-
-/**
- * Every client of a PGlite pool shares the one connection object. pg.Pool destroys a client whose query failed
- * (pool.query releases it with the error), which would end that shared connection under the next client and
- * lose answers; here a failed query gives its client back intact, as an SQL error leaves PGlite usable.
- */
-class PglitePool extends pg.Pool {
-  override query(...args: unknown[]): never {
-    if (typeof args[args.length - 1] === 'function') throw new Error('callback queries are not supported');
-    return (async () => {
-      const client = await this.connect();
-      try {
-        return await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
-      } finally {
-        client.release();
-      }
-    })() as never;
-  }
-}
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   return options.databaseUrl ? openPostgres(options, options.databaseUrl) : openPglite(options);
@@ -111,22 +91,25 @@ async function openPglite(options: StoreOptions): Promise<Store> {
   mkdirSync(options.dataDir, { recursive: true });
   const release = lockDataDir(options.dataDir);
   try {
-    const db = await PGlite.create(join(options.dataDir, 'pgdata'), { relaxedDurability: false });
-    // PGlite runs in this thread: there is one connection, and statement_timeout cannot interrupt it.
-    const pool = new PglitePool({ ...createPgConfig(db), max: 1, idleTimeoutMillis: 0 });
-    pool.on('error', () => {});
+    // PGlite runs in a worker thread: a long statement cannot stall this one, and the statement limit ends
+    // and reopens the worker (PGlite cannot cancel a statement itself).
+    const embedded = openPgliteWorker(join(options.dataDir, 'pgdata'), options.statementTimeoutMs);
+    try {
+      await embedded.pool.query('SELECT 1');
+    } catch (e) {
+      await embedded.close();
+      throw e;
+    }
     return {
       kind: 'pglite',
-      pool,
-      async listen(channel, onNotify) {
+      pool: embedded.pool,
+      async listen(channel, onNotify, onGap) {
         if (!CHANNEL_NAME.test(channel)) throw new Error(`Invalid channel name ${channel}`);
-        // One process owns the data folder: the notifications come from this same connection.
-        const unlisten = await db.listen(channel, onNotify);
-        return { isLive: () => !db.closed, close: () => unlisten() };
+        // One process owns the data folder: the notifications come from the worker's one session.
+        return embedded.listen(channel, { onNotify, onGap });
       },
       async close() {
-        await pool.end();
-        await db.close();
+        await embedded.close();
         release();
       },
     };

@@ -7,7 +7,7 @@ import { translateDbError } from '../../src/nosql/db-errors.js';
 import { createServer } from '../../src/server.js';
 import { loadSettings } from '../../src/settings.js';
 import { openStore } from '../../src/store/db.js';
-import { ADMIN, basic, TEST_DATABASE_URL } from '../harness.js';
+import { ADMIN, basic, startTestServer, TEST_DATABASE_URL } from '../harness.js';
 import { createWorld, type World } from './world.js';
 
 let w: World;
@@ -204,6 +204,79 @@ describe.skipIf(!TEST_DATABASE_URL)('statement timeout (PostgreSQL)', () => {
       await admin.connect();
       await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await admin.end();
+    }
+  });
+});
+
+/** Calls /healthz every 50 ms until `until` settles; answers the longest wait and how many calls answered. */
+async function probeHealth(url: string, until: Promise<unknown>): Promise<{ longest: number; n: number }> {
+  let settled = false;
+  void until.finally(() => {
+    settled = true;
+  });
+  let longest = 0;
+  let n = 0;
+  while (!settled) {
+    const started = performance.now();
+    const res = await fetch(`${url}/healthz`);
+    await res.arrayBuffer();
+    expect(res.status).toBe(200);
+    longest = Math.max(longest, performance.now() - started);
+    n++;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { longest, n };
+}
+
+describe.skipIf(TEST_DATABASE_URL)('statement limit (embedded store)', () => {
+  it('a find running past the limit → 503 QUERY_TIMEOUT while /healthz answers within 1 s, then finds answer', {
+    timeout: 120_000,
+  }, async () => {
+    const server = await startTestServer({
+      PLAYBASE_STATEMENT_TIMEOUT_MS: '1000',
+      PLAYBASE_LIMIT_USER_PER_MINUTE: '0',
+      PLAYBASE_LIMIT_GAME_PER_MINUTE: '0',
+    });
+    try {
+      const url = await server.listen();
+      const auth = { authorization: server.adminBasic, 'content-type': 'application/json' };
+      const game = await fetch(`${url}/restv2/games`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ name: 'slow' }),
+      });
+      const { apiKey } = (await game.json()) as { apiKey: string };
+      // Seeded in statements well inside the limit; enough rows that the find below takes seconds (4 s alone).
+      for (let from = 1; from <= 200_000; from += 5_000) {
+        await server.store.pool.query(
+          `INSERT INTO nosql_documents SELECT $1, 'preview', 'player', i::text, jsonb_build_object('v', i % 977, 'w', md5(i::text))
+           FROM generate_series($2::int, $2::int + 4999) AS i`,
+          [apiKey, from],
+        );
+      }
+      const jwt = await fetch(`${url}/restv2/auth/game/${apiKey}/jwt`, { headers: auth });
+      const headers = {
+        'x-svc-jwt': ((await jwt.json()) as { 'X-SVC-JWT': string })['X-SVC-JWT'],
+        'content-type': 'application/json',
+      };
+      const find = (body: unknown) =>
+        fetch(`${url}/preview/restv2/game/${apiKey}/mongo/collection/player/find`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(body),
+        });
+      const slow = find({ query: { w: { $regex: '^(a|b|c)+.*(1|2|3)+$' } }, sort: { w: -1, v: 1 } });
+      const probe = await probeHealth(url, slow);
+      const res = await slow;
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ code: 'QUERY_TIMEOUT', message: 'Query cancelled after 1 s' });
+      expect(probe.n).toBeGreaterThan(3);
+      expect(probe.longest).toBeLessThan(1000);
+      const quick = await find({ query: { v: 5 }, limit: 1 });
+      expect(quick.status).toBe(200);
+      expect(await quick.json()).toHaveLength(1);
+    } finally {
+      await server.close();
     }
   });
 });

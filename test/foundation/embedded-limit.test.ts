@@ -1,0 +1,88 @@
+// The embedded store's statement limit: PGlite runs in a worker that is ended and reopened past the limit.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { startTestServer, storeKind, type TestServer } from '../harness.js';
+
+/** Calls /healthz every 50 ms until `until` settles; answers the longest wait and how many calls answered. */
+async function probeHealth(
+  server: TestServer,
+  until: Promise<unknown>,
+): Promise<{ longest: number; n: number }> {
+  let settled = false;
+  void until.finally(() => {
+    settled = true;
+  });
+  let longest = 0;
+  let n = 0;
+  while (!settled) {
+    const started = performance.now();
+    const res = await fetch(`${server.url}/healthz`);
+    await res.arrayBuffer();
+    expect(res.status).toBe(200);
+    longest = Math.max(longest, performance.now() - started);
+    n++;
+    await sleep(50);
+  }
+  return { longest, n };
+}
+
+// PostgreSQL cancels statements itself (statement_timeout): see test/nosql/limits.test.ts.
+describe.skipIf(storeKind === 'postgres')('statement limit (embedded store)', () => {
+  it('a statement past the limit → 57014 while /healthz answers within 1 s; committed data kept, open transaction gone', async () => {
+    const server = await startTestServer({ PLAYBASE_STATEMENT_TIMEOUT_MS: '1000' });
+    try {
+      await server.listen();
+      const { pool } = server.store;
+      await pool.query('CREATE TABLE kept (v int)');
+      await pool.query('INSERT INTO kept VALUES (1)');
+      const client = await pool.connect();
+      let failure: unknown;
+      try {
+        await client.query('BEGIN');
+        await client.query('INSERT INTO kept VALUES (2)');
+        // PGlite runs a statement to its end: on the server's own thread this sleep stalled every request.
+        const slow = client.query('SELECT pg_sleep(20)').catch((e: unknown) => e);
+        const probe = await probeHealth(server, slow);
+        failure = await slow;
+        expect(probe.n).toBeGreaterThan(3);
+        expect(probe.longest).toBeLessThan(1000);
+      } finally {
+        client.release();
+      }
+      expect(failure).toMatchObject({ code: '57014' });
+      const { rows } = await pool.query('SELECT v FROM kept ORDER BY v');
+      expect(rows).toEqual([{ v: 1 }]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a worker ended past the limit → LISTEN subscribers get a gap, then notifications again', async () => {
+    const server = await startTestServer({ PLAYBASE_STATEMENT_TIMEOUT_MS: '1000' });
+    try {
+      const { store } = server;
+      const heard: string[] = [];
+      let gaps = 0;
+      const subscription = await store.listen(
+        'embedded_limit_test',
+        (payload) => heard.push(payload),
+        () => gaps++,
+      );
+      await store.pool.query("SELECT pg_notify('embedded_limit_test', 'before')");
+      await expect.poll(() => heard).toEqual(['before']);
+      gaps = 0;
+
+      const err = await store.pool.query('SELECT pg_sleep(20)').catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: '57014' });
+      expect(subscription.isLive()).toBe(false);
+      await expect.poll(() => subscription.isLive(), { timeout: 20_000 }).toBe(true);
+      expect(gaps).toBeGreaterThanOrEqual(1);
+
+      await store.pool.query("SELECT pg_notify('embedded_limit_test', 'after')");
+      await expect.poll(() => heard).toEqual(['before', 'after']);
+      await subscription.close();
+    } finally {
+      await server.close();
+    }
+  });
+});
