@@ -1,4 +1,4 @@
-// What a lost or unreachable database looks like to the pg driver, and the guard that keeps it from ending the process.
+// Lost database connections: how pg reports them, and the guard that keeps one from ending the process.
 import type pg from 'pg';
 
 // SQLSTATEs of a connection that is gone or cannot be had: class 08 (connection exception), 57P01 admin

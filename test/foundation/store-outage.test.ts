@@ -189,9 +189,16 @@ class Outage {
   port = 0;
   private readonly target = new URL(TEST_DATABASE_URL ?? 'postgres://127.0.0.1:5432');
 
-  async restore(): Promise<void> {
+  /** Forwards to PostgreSQL again; `silent`: accepts connections and never answers (a black-holed network). */
+  async restore(silent = false): Promise<void> {
     if (this.server) return;
     const server = createTcpServer((inbound) => {
+      if (silent) {
+        this.sockets.add(inbound);
+        inbound.on('error', () => inbound.destroy());
+        inbound.on('close', () => this.sockets.delete(inbound));
+        return;
+      }
       const outbound = connect(Number(this.target.port || 5432), this.target.hostname);
       for (const s of [inbound, outbound]) {
         this.sockets.add(s);
@@ -305,5 +312,24 @@ describe.skipIf(!TEST_DATABASE_URL)('a server whose database is unreachable', ()
     });
     const found = await nosql('find', {});
     expect([found.statusCode, found.json()]).toEqual([200, [{ _id: 'before', n: 1 }]]);
+  });
+
+  it('a database that accepts connections and never answers → /readyz 503 NOT_READY after the connect timeout, not a hang', async () => {
+    await outage.cut();
+    await outage.restore(true);
+    try {
+      // Every old connection gone: /readyz has to open a new one, through the silent network.
+      await until('pool emptied', () => server.store.pool.totalCount === 0);
+      const start = Date.now();
+      expectNotReady(await server.app.inject({ method: 'GET', url: '/readyz' }));
+      // connectTimeoutMs is 2 s here; the bound is generous for a loaded machine.
+      expect(Date.now() - start).toBeLessThan(10_000);
+    } finally {
+      await outage.cut();
+      await outage.restore();
+    }
+    await until('ready again', async () => {
+      return (await server.app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200;
+    });
   });
 });
