@@ -92,6 +92,12 @@ export const errors = {
     'A path parameter is longer than the router accepts (100 characters).',
     () => 'A path parameter is longer than 100 characters',
   ),
+  expectationFailed: def(
+    'EXPECTATION_FAILED',
+    417,
+    'The request has an `Expect` header other than `100-continue`, which the server cannot meet.',
+    (expect: string) => `Cannot meet the expectation "${expect.slice(0, 100)}"`,
+  ),
   headersTooLarge: def(
     'HEADERS_TOO_LARGE',
     431,

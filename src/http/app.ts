@@ -14,11 +14,13 @@ import Fastify, {
 import type { Context } from '../context.js';
 import { errors, isPlaybaseError } from '../errors.js';
 import {
+  answerUnmetExpectations,
   clientErrorHandler,
   cutSilentConnections,
   frameworkErrors,
   nodeServerOptions,
   rememberRequestId,
+  requireHost,
 } from './connections.js';
 import { handleError, handleNotFound } from './error-handler.js';
 import { registerHealthRoutes } from './health.js';
@@ -77,6 +79,7 @@ export async function buildApp(
   ).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   const fullCtx: Context = { ...ctx, log: app.log };
   if (http.connectionTimeoutMs > 0) cutSilentConnections(app.server);
+  answerUnmetExpectations(app.server);
 
   // While closing, answers in flight end their connection, so keep-alive clients cannot hold shutdown open.
   let closing = false;
@@ -94,6 +97,7 @@ export async function buildApp(
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     rememberRequestId(request);
+    requireHost(request);
     if (options.https) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
   registerJsonParser(app);

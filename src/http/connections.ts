@@ -8,6 +8,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errors, type PlaybaseError } from '../errors.js';
 import type { Settings } from '../settings.js';
 import { handleError } from './error-handler.js';
+import { generateRequestId } from './request-id.js';
 
 /** The id Fastify gave each request, for an error Node raises on its socket before the route answers. */
 const requestIds = new WeakMap<IncomingMessage, string>();
@@ -21,8 +22,11 @@ export function nodeServerOptions(http: Settings['http']): {
   headersTimeout: number;
   requestTimeout: number;
   connectionsCheckingInterval: number;
+  requireHostHeader: boolean;
 } {
   return {
+    // Node would answer a missing Host with an empty 400; requireHost (an onRequest hook) answers in the error body.
+    requireHostHeader: false,
     headersTimeout: http.headersTimeoutMs,
     requestTimeout: http.requestTimeoutMs,
     // Checked often enough that a timeout ends within about a second of its due time, not up to 30 s later.
@@ -69,6 +73,32 @@ export function clientErrorHandler(http: Settings['http']) {
       socket.destroy();
     });
   };
+}
+
+/** HTTP/1.1 requires a Host header (RFC 9112, 3.2): refused as Node would, but in the error body. */
+export function requireHost(request: FastifyRequest): void {
+  const raw = request.raw;
+  if (raw.httpVersion === '1.1' && raw.headers.host === undefined)
+    throw errors.badRequest('An HTTP/1.1 request needs a Host header');
+}
+
+/**
+ * An `Expect` other than `100-continue`: Node would answer an empty 417 itself; this answers in the error body.
+ * (`100-continue` is left to Node, which answers "100 Continue" and goes on.)
+ */
+export function answerUnmetExpectations(server: Server): void {
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const requestId = generateRequestId(req);
+    const known = errors.expectationFailed(String(req.headers.expect ?? ''));
+    const body = JSON.stringify({ message: known.message, code: known.code, requestId });
+    res.writeHead(known.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'x-request-id': requestId,
+      connection: 'close',
+    });
+    res.end(body);
+  });
 }
 
 /** Fastify's router errors (a path parameter longer than maxParamLength, a malformed URL) as catalogue errors. */

@@ -150,6 +150,33 @@ describe('connection timeouts (headers 500 ms, request 1000 ms, keep-alive 500 m
     expect(answer.body.requestId).toEqual(expect.any(String));
   });
 
+  it('HTTP/1.1 request without a Host header → 400 BAD_REQUEST with the error body', async () => {
+    const res = await exchange(server.url, 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n');
+    const answer = firstAnswer(res.text);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({
+      message: 'An HTTP/1.1 request needs a Host header',
+      code: 'BAD_REQUEST',
+      requestId: expect.any(String),
+    });
+    expect(answer.headers['x-request-id']).toBe(answer.body.requestId);
+  });
+
+  it('Expect header other than 100-continue → 417 EXPECTATION_FAILED with the error body', async () => {
+    const res = await exchange(
+      server.url,
+      'GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nX-Request-Id: expect-1\r\n\r\n',
+    );
+    const answer = firstAnswer(res.text);
+    expect(answer.status).toBe(417);
+    expect(answer.body).toEqual({
+      message: 'Cannot meet the expectation "teapot"',
+      code: 'EXPECTATION_FAILED',
+      requestId: 'expect-1',
+    });
+    expect(answer.headers['x-request-id']).toBe('expect-1');
+  });
+
   it('path parameter longer than 100 characters → 414 URI_TOO_LONG with the error body', async () => {
     const res = await fetch(`${server.url}/preview/restv2/game/g/data/Score/${'x'.repeat(101)}`, {
       headers: { 'x-request-id': 'long-param-1' },
