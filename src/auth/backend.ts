@@ -28,7 +28,7 @@ export interface AuthBackend {
   verifyToken(token: string): Promise<TokenOwner>;
   verifyJwt(token: string): Promise<GameClaims>;
   gameAccess(apiKey: string, username: string): Promise<GameAccess>;
-  /** Disabled, and since when tokens are honoured (never disabled, never moved where !readsControl). */
+  /** Disabled, and when its sessions were last ended (neither where !readsControl: the claims are all there is). */
   accountState(username: string): Promise<AccountState>;
   /**
    * What verifyToken, verifyJwt, gameAccess and accountState would answer, when the answer is remembered: no

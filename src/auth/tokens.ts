@@ -26,13 +26,14 @@ export async function issueAccessToken(
   const token = randomBytes(32).toString('base64url');
   const expiresAt = nowMs + lifetimeSeconds * 1000;
   // Dated past the account's last end of sessions (sessions.ts), read in the same statement.
-  await pool.query(
+  const res = await pool.query(
     `INSERT INTO access_tokens (token_hash, username, expires_at, created_at)
      SELECT $1::bytea, a.username, $3::timestamptz,
             GREATEST(a.sessions_ended_at + interval '1 millisecond', $4::timestamptz)
      FROM accounts a WHERE a.username = $2`,
     [hashToken(token), username, new Date(expiresAt), new Date(nowMs)],
   );
+  if (res.rowCount === 0) throw authErrors.accountNotFound(username);
   return { token, expiresAt };
 }
 
