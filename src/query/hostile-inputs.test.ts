@@ -115,6 +115,15 @@ describe('updates on large arrays', () => {
     expect(out.doc.a).toEqual(range(10_000));
   });
 
+  it('$set padding three arrays by 1,400,000 each → 400 (more nulls than a 16 MB document holds); two → applied', () => {
+    const doc = { a: [], b: [], c: [] };
+    const two = applyUpdate(doc, parseUpdate({ $set: { 'a.1400000': 1, 'b.1400000': 2 } }), ctx);
+    expect((two.doc.b as Value[]).length).toBe(1_400_001);
+    const three = parseUpdate({ $set: { 'a.1400000': 1, 'b.1400000': 2, 'c.1400000': 3 } });
+    expect(codeOf(() => applyUpdate(doc, three, ctx))).toBe('UPDATE_BAD_ARGUMENT');
+    expect(applyUpdate(doc, parseUpdate({ $set: { 'a.1400000': 1 } }), ctx).changed).toBe(true);
+  });
+
   it('upsert seed from 100,000 equality fields → built in under 3 s; a repeated path is still refused', () => {
     const filter = Object.fromEntries(range(100_000).map((i) => [`f${i}`, i]));
     const seed = within(3000, () => seedUpsert(filter, parseUpdate({ $set: { z: 1 } })));
