@@ -94,7 +94,8 @@ function keyCond(pred: ElemPred, ctx: Ctx): ((k: string) => string) | undefined 
   if (pred.op === 'in') {
     const keys = new Map<string, Buffer>();
     for (const v of pred.values) {
-      keys.set(encodeKey(v).toString('hex'), encodeKey(v));
+      const key = encodeKey(v);
+      keys.set(key.toString('hex'), key);
       if (v === null) keys.set(KEY.missing.toString('hex'), KEY.missing);
     }
     if (keys.size === 0) return () => 'FALSE';
