@@ -47,7 +47,8 @@ function matchNode(node: FilterNode, doc: Doc, cache: ReachCache): boolean {
 
 function matchPath(parts: string[], pred: ElemPred, doc: Doc, cache: ReachCache): boolean {
   const whole = isWholeArrayPred(pred);
-  const id = `${whole ? 'w' : 't'}${JSON.stringify(parts)}`;
+  // Parts never contain NUL (parseFieldPath refuses it), so joining with it names the path unambiguously.
+  const id = `${whole ? 'w' : 't'}${parts.join('\u0000')}`;
   let reach = cache.get(id);
   if (reach === undefined) {
     reach = { values: walkPath(doc, parts, whole ? 'whole' : 'traverse'), keys: undefined };

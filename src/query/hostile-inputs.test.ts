@@ -1,6 +1,6 @@
 // Large and hostile inputs of issue 20: linear or n log n work on big legal bodies, no stack overflow, and a
-// QUERY_TOO_LARGE or QUERY_BAD_REGEX answer past the documented bounds. Time bounds are generous (the old
-// quadratic code took minutes on the same inputs), so they cannot flake.
+// QUERY_TOO_LARGE or QUERY_BAD_REGEX answer past the documented bounds. Time bounds are generous: 10 s where
+// the new code needs well under 1 s and the old quadratic code needed minutes, so they cannot flake.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isPlaybaseError } from '../errors.js';
@@ -63,10 +63,10 @@ describe('equalityKey is MongoDB equality', () => {
 });
 
 describe('updates on large arrays', () => {
-  it('$addToSet $each of 100,000 distinct values into 100,000 → 150,000 values in order, in under 3 s', () => {
+  it('$addToSet $each of 100,000 distinct values into 100,000 → 150,000 values in order, in under 10 s', () => {
     const doc = { a: range(100_000) };
     const update = parseUpdate({ $addToSet: { a: { $each: range(100_000, 50_000) } } });
-    const out = within(3000, () => applyUpdate(doc, update, ctx));
+    const out = within(10_000, () => applyUpdate(doc, update, ctx));
     expect(out.doc.a).toEqual(range(150_000));
   });
 
@@ -108,16 +108,25 @@ describe('updates on large arrays', () => {
     expect(out.doc.f199999).toBe(199_999);
   });
 
-  it('$pull {$in: 20,000 values} from 20,000 elements → the others remain, in under 3 s', () => {
-    const doc = { a: range(20_000) };
-    const update = parseUpdate({ $pull: { a: { $in: range(20_000, 10_000) } } });
-    const out = within(3000, () => applyUpdate(doc, update, ctx));
+  it('$pull {$in: 50,000 values} from 50,000 elements → the others remain, in under 10 s', () => {
+    const doc = { a: range(50_000) };
+    const update = parseUpdate({ $pull: { a: { $in: range(50_000, 10_000) } } });
+    const out = within(10_000, () => applyUpdate(doc, update, ctx));
     expect(out.doc.a).toEqual(range(10_000));
   });
 
-  it('upsert seed from 100,000 equality fields → built in under 3 s; a repeated path is still refused', () => {
+  it('$set padding three arrays by 1,400,000 each → 400 (more nulls than a 16 MB document holds); two → applied', () => {
+    const doc = { a: [], b: [], c: [] };
+    const two = applyUpdate(doc, parseUpdate({ $set: { 'a.1400000': 1, 'b.1400000': 2 } }), ctx);
+    expect((two.doc.b as Value[]).length).toBe(1_400_001);
+    const three = parseUpdate({ $set: { 'a.1400000': 1, 'b.1400000': 2, 'c.1400000': 3 } });
+    expect(codeOf(() => applyUpdate(doc, three, ctx))).toBe('UPDATE_BAD_ARGUMENT');
+    expect(applyUpdate(doc, parseUpdate({ $set: { 'a.1400000': 1 } }), ctx).changed).toBe(true);
+  });
+
+  it('upsert seed from 100,000 equality fields → built in under 10 s; a repeated path is still refused', () => {
     const filter = Object.fromEntries(range(100_000).map((i) => [`f${i}`, i]));
-    const seed = within(3000, () => seedUpsert(filter, parseUpdate({ $set: { z: 1 } })));
+    const seed = within(10_000, () => seedUpsert(filter, parseUpdate({ $set: { z: 1 } })));
     expect(Object.keys(seed).length).toBe(100_000);
     expect(codeOf(() => seedUpsert({ a: 1, $and: [{ a: 2 }] }, parseUpdate({ $set: { z: 1 } })))).toBe(
       'UPDATE_UPSERT_AMBIGUOUS',
@@ -157,15 +166,15 @@ describe('matching in JavaScript', () => {
     expect(matchesElement({ op: 'in', values: [null, ...range(20)] }, MISSING)).toBe(true);
   });
 
-  it('$match {$all: 10,000 values} after $project on a 100,000-element array → matches in under 3 s', () => {
+  it('$match {$all: 10,000 values} after $project on a 100,000-element array → matches in under 10 s', () => {
     const doc = { _id: 1, big: range(100_000) };
     const pipeline = parsePipeline([{ $project: { big: 1 } }, { $match: { big: { $all: range(10_000) } } }]);
-    expect(within(3000, () => runPipelineSync(pipeline, [doc])).length).toBe(1);
+    expect(within(10_000, () => runPipelineSync(pipeline, [doc])).length).toBe(1);
     const or = parsePipeline([
       { $project: { big: 1 } },
       { $match: { $or: range(10_000, -10_000).map((i) => ({ big: i })) } },
     ]);
-    expect(within(3000, () => runPipelineSync(or, [doc])).length).toBe(0);
+    expect(within(10_000, () => runPipelineSync(or, [doc])).length).toBe(0);
   });
 });
 
@@ -180,9 +189,9 @@ describe('aggregation over large arrays', () => {
     );
   });
 
-  it('$sort of 2,000 documents by 1,000-element arrays → sorted in under 5 s (keys computed once each)', () => {
-    const docs = range(2000).map((i) => ({ _id: i, a: range(1000, i % 7) }));
-    const out = within(5000, () =>
+  it('$sort of 2,000 documents by 2,000-element arrays → sorted in under 10 s (keys computed once each)', () => {
+    const docs = range(2000).map((i) => ({ _id: i, a: range(2000, i % 7) }));
+    const out = within(10_000, () =>
       runPipelineSync(parsePipeline([{ $project: { a: 1 } }, { $sort: { a: -1, _id: 1 } }]), docs),
     );
     expect(out.slice(0, 3).map((d) => d._id)).toEqual([6, 13, 20]);
@@ -196,9 +205,9 @@ describe('aggregation over large arrays', () => {
 });
 
 describe('sizes of filters, paths and projections', () => {
-  it('a projection of 100,000 fields → parsed in under 3 s; a collision is still refused', () => {
+  it('a projection of 100,000 fields → parsed in under 10 s; a collision is still refused', () => {
     const fields = Object.fromEntries(range(100_000).map((i) => [`f${i}`, 1]));
-    within(3000, () => parseProjection(fields));
+    within(10_000, () => parseProjection(fields));
     expect(() => parseProjection({ ...fields, 'f5.x': 1 })).toThrow('Path collision at f5.x');
   });
 
@@ -219,8 +228,11 @@ describe('sizes of filters, paths and projections', () => {
     expect(codeOf(() => parseProjection({ [long]: 1 }))).toBe('QUERY_TOO_LARGE');
   });
 
-  it('a filter needing more than 20,000 bind values → 400 QUERY_TOO_LARGE; a long $in is one value', () => {
-    const or = parseFilter({ $or: range(20_001).map((i) => ({ a: i })) });
+  it('a filter needing more than 1,000 bind values → 400 QUERY_TOO_LARGE; 1,000 → compiled; a long $in is one value', () => {
+    expect(compileFilter(parseFilter({ $or: range(1000).map((i) => ({ a: i })) }), 'doc', [])).toContain(
+      'OR',
+    );
+    const or = parseFilter({ $or: range(1001).map((i) => ({ a: i })) });
     expect(codeOf(() => compileFilter(or, 'doc', []))).toBe('QUERY_TOO_LARGE');
     const params: unknown[] = [];
     compileFilter(parseFilter({ a: { $in: range(100_000) } }), 'doc', params);

@@ -8,6 +8,19 @@ import { type Doc, isDoc, setField, type Value } from './values.js';
 
 /** MongoDB refuses to pad an array past this many new elements ("can't backfill"). */
 export const MAX_ARRAY_PADDING = 1_500_000;
+/**
+ * Nulls one update may add by padding, over all its paths. Each null takes at least 5 bytes of a stored
+ * document, so no document of 16 MB holds more; without it a 4 MB $set of 300,000 paths like "aN.1400000"
+ * would allocate hundreds of millions of nulls before the size check.
+ */
+export const MAX_TOTAL_PADDING = 3_400_000;
+// One budget at a time: applyUpdate resets it and runs synchronously to the end.
+let paddingLeft = MAX_TOTAL_PADDING;
+
+/** Starts the padding budget of one update or upsert seed. */
+export function resetPaddingBudget(): void {
+  paddingLeft = MAX_TOTAL_PADDING;
+}
 
 const DIGITS = /^\d+$/;
 
@@ -114,11 +127,20 @@ export function writeChild(container: Container, key: string, value: Value, full
   }
   checkIndex(key, fullPath.split('.'));
   const index = Number(key);
-  if (index - container.length > MAX_ARRAY_PADDING) {
+  const padding = index - container.length;
+  if (padding > MAX_ARRAY_PADDING) {
     throw updateErrors.badArgument(
       'update',
       fullPath,
       `cannot pad an array by more than ${MAX_ARRAY_PADDING} elements`,
+    );
+  }
+  if (padding > 0) paddingLeft -= padding;
+  if (paddingLeft < 0) {
+    throw updateErrors.badArgument(
+      'update',
+      fullPath,
+      `cannot pad arrays by more than ${MAX_TOTAL_PADDING} elements in one update`,
     );
   }
   while (container.length < index) container.push(null);

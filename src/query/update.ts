@@ -2,6 +2,7 @@
 import { updateErrors } from './update-errors.js';
 import { type ApplyContext, applyAction } from './update-ops.js';
 import type { UpdateSpec } from './update-parse.js';
+import { resetPaddingBudget } from './update-paths.js';
 import { cloneDoc, identical } from './value-identity.js';
 import { type Doc, setField, type Value } from './values.js';
 
@@ -21,6 +22,7 @@ export interface UpdateResult {
  * and isInsert: true; the result then has _id first when it has one (the caller adds an ObjectId otherwise).
  */
 export function applyUpdate(doc: Doc, spec: UpdateSpec, ctx: ApplyContext): UpdateResult {
+  resetPaddingBudget();
   const next = spec.kind === 'replace' ? replaceDoc(doc, spec.doc) : applyActions(doc, spec, ctx);
   checkId(doc, next);
   const out = ctx.isInsert ? idFirst(next) : next;
