@@ -198,16 +198,16 @@ export class PgliteHost {
     if (generation !== this.current || !this.inFlight) return;
     if (message.kind !== 'answer' && message.kind !== 'failed') return;
     if (message.id !== this.inFlight.id) return;
+    if (message.kind === 'failed') {
+      // PGlite threw, or answered in a way that shows its session broken: it is reopened.
+      this.restart(generation, connectionLost(`the embedded store failed (${message.message}) and restarted`));
+      return;
+    }
     const { job, timer } = this.inFlight;
     clearTimeout(timer);
     this.inFlight = undefined;
-    if (message.kind === 'answer') {
-      job.socket.deliver(message.chunks);
-      this.pump();
-    } else {
-      // PGlite threw rather than answering an error: its state is unknown, so it is reopened.
-      this.restart(generation, connectionLost(`the embedded store failed: ${message.message}`));
-    }
+    job.socket.deliver(message.chunks);
+    this.pump();
   }
 
   private timedOut(generation: Generation): void {
