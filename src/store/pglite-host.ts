@@ -200,7 +200,10 @@ export class PgliteHost {
     if (message.id !== this.inFlight.id) return;
     if (message.kind === 'failed') {
       // PGlite threw, or answered in a way that shows its session broken: it is reopened.
-      this.restart(generation, connectionLost(`the embedded store failed (${message.message}) and restarted`));
+      this.restart(
+        generation,
+        connectionLost(`the embedded store failed (${message.message}) and restarted`),
+      );
       return;
     }
     const { job, timer } = this.inFlight;
