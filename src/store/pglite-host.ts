@@ -23,13 +23,18 @@ interface Job {
 }
 
 /** A PostgreSQL-like error, so the code's existing mapping of SQLSTATE codes applies. */
-function pgLikeError(code: string, message: string): Error {
-  return Object.assign(new Error(message), { code, severity: 'ERROR' });
+function pgLikeError(code: string, severity: string, message: string): Error {
+  return Object.assign(new Error(message), { code, severity });
 }
 
 const statementTimeout = () =>
-  pgLikeError('57014', 'canceling statement due to statement timeout (the embedded store was restarted)');
-const connectionLost = (why: string) => pgLikeError('57P01', `terminating connection: ${why}`);
+  pgLikeError(
+    '57014',
+    'ERROR',
+    'canceling statement due to statement timeout (the embedded store was restarted)',
+  );
+// 57P01 (admin_shutdown) is what PostgreSQL sends to the sessions it ends.
+const connectionLost = (why: string) => pgLikeError('57P01', 'FATAL', `terminating connection: ${why}`);
 
 // The lib settings leave out the WebAssembly global's type; this is the one call used.
 declare const WebAssembly: { compile(bytes: Uint8Array): Promise<PgliteArtifacts['pgliteWasmModule']> };
@@ -198,16 +203,19 @@ export class PgliteHost {
     if (generation !== this.current || !this.inFlight) return;
     if (message.kind !== 'answer' && message.kind !== 'failed') return;
     if (message.id !== this.inFlight.id) return;
+    if (message.kind === 'failed') {
+      // PGlite threw, or answered in a way that shows its session broken: it is reopened.
+      this.restart(
+        generation,
+        connectionLost(`the embedded store failed (${message.message}) and restarted`),
+      );
+      return;
+    }
     const { job, timer } = this.inFlight;
     clearTimeout(timer);
     this.inFlight = undefined;
-    if (message.kind === 'answer') {
-      job.socket.deliver(message.chunks);
-      this.pump();
-    } else {
-      // PGlite threw rather than answering an error: its state is unknown, so it is reopened.
-      this.restart(generation, connectionLost(`the embedded store failed: ${message.message}`));
-    }
+    job.socket.deliver(message.chunks);
+    this.pump();
   }
 
   private timedOut(generation: Generation): void {

@@ -156,7 +156,8 @@ export function openPgliteWorker(pgdata: string, timeoutMs: number): PgliteWorke
     try {
       for (const channel of channels.keys()) await pool.query(`LISTEN ${channel}`);
     } catch {
-      return; // a failure here is a restart too, which listens again
+      // Not live until a later restart listens again: the auth cache then remembers nothing, which is safe.
+      return;
     }
     if (at !== epoch) return;
     listenedEpoch = at;

@@ -29,17 +29,59 @@ export interface WorkerOptions extends PgliteArtifacts {
  *
  * Messages are answered one at a time, in order. PGlite writes its answer into memory it reuses, so each chunk
  * is copied into its own buffer, which is then transferred, not copied again. A startup packet (first byte 0:
- * its length is below 16 MB) is answered by execProtocolRaw's own path, which returns it in one piece.
+ * its length is below 16 MB) is answered by execProtocolRaw's own path, which returns it in one piece. An answer
+ * that shows the session broken (a statement left without ReadyForQuery, on which pg would wait forever, or the
+ * leak warnings of an error that escaped) is reported as a failure: the host then reopens PGlite.
  */
 export const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { pgdata, pgliteEntry, ...artifacts } = workerData;
 const { PGlite } = require(pgliteEntry);
 
+// Messages that end a round trip: the answer must then end with ReadyForQuery ('Z').
+const QUERY = 0x51, SYNC = 0x53, READY = 0x5a, NOTICE = 0x4e;
+// What PostgreSQL's resource owners warn of only when an error escaped its normal path (seen in PGlite after
+// a regular expression too complex to compile: the error is lost and the session is left inconsistent).
+const LEAK = /resource was not closed|reference leak|refcount leak|still active/;
+
+/** The message types of a protocol byte stream held in chunks, with the text of each notice. */
+function* messages(chunks) {
+  const all = chunks.map((c) => new Uint8Array(c));
+  let index = 0, offset = 0;
+  const byteAt = (at) => {
+    while (index < all.length && at - offset >= all[index].length) offset += all[index++].length;
+    return index < all.length ? all[index][at - offset] : undefined;
+  };
+  for (let at = 0; byteAt(at) !== undefined; ) {
+    const type = byteAt(at);
+    const length = ((byteAt(at + 1) << 24) | (byteAt(at + 2) << 16) | (byteAt(at + 3) << 8) | byteAt(at + 4)) >>> 0;
+    let text = '';
+    if (type === NOTICE) for (let i = at + 5; i < at + 1 + length; i++) text += String.fromCharCode(byteAt(i));
+    yield { type, text };
+    at += 1 + length;
+  }
+}
+
+/** Why an answer shows a PGlite session that can no longer be trusted, or undefined. */
+function brokenAnswer(bytes, chunks) {
+  let needsReady = false;
+  for (const m of messages([bytes.buffer])) if (m.type === QUERY || m.type === SYNC) needsReady = true;
+  let last;
+  for (const m of messages(chunks)) {
+    if (m.type === NOTICE && m.text.split(String.fromCharCode(0)).includes('C01000') && LEAK.test(m.text))
+      return 'a statement failed inside PGlite';
+    last = m.type;
+  }
+  if (needsReady && last !== READY) return 'PGlite answered without ending the statement';
+  return undefined;
+}
+
 async function answer(db, bytes) {
   if (bytes[0] === 0) return [(await db.execProtocolRaw(bytes)).slice().buffer];
   const chunks = [];
   await db.execProtocolRawStream(bytes, { onRawData: (data) => chunks.push(data.slice().buffer) });
+  const broken = brokenAnswer(bytes, chunks);
+  if (broken) throw new Error(broken);
   return chunks;
 }
 

@@ -85,4 +85,26 @@ describe.skipIf(storeKind === 'postgres')('statement limit (embedded store)', ()
       await server.close();
     }
   });
+
+  it('a regular expression PGlite fails to compile → an error instead of a hang or an empty answer; the store answers after', async () => {
+    const server = await startTestServer({ PLAYBASE_STATEMENT_TIMEOUT_MS: '5000' });
+    try {
+      const { pool } = server.store;
+      await pool.query('CREATE TABLE texts (s text)');
+      await pool.query("INSERT INTO texts VALUES ('aaa'), ('bbb')");
+      // PGlite loses the "too complex" error of this pattern: the simple protocol got no ReadyForQuery (pg
+      // waited forever), the extended one an empty result; the session then misbehaves (issue 20, finding 3).
+      const pattern = '(((a{100}){100}){100})';
+      const simple = await pool.query(`SELECT s FROM texts WHERE s ~ '${pattern}'`).catch((e: unknown) => e);
+      expect(simple).toMatchObject({ code: '57P01' });
+      const extended = await pool
+        .query('SELECT s FROM texts WHERE s ~ $1', [pattern])
+        .catch((e: unknown) => e);
+      expect(extended).toMatchObject({ code: '57P01' });
+      const { rows } = await pool.query("SELECT s FROM texts WHERE s ~ '^a' ORDER BY s");
+      expect(rows).toEqual([{ s: 'aaa' }]);
+    } finally {
+      await server.close();
+    }
+  });
 });
