@@ -60,11 +60,8 @@ function createSql(scope: Scope, pgName: string, spec: IndexSpec, concurrently: 
   );
 }
 
+/** Runs DDL under the build limit (set on the session: PostgreSQL applies it, the embedded store's host too). */
 async function runDdl(pool: pg.Pool, sql: string, options: DdlOptions): Promise<void> {
-  if (!options.concurrently) {
-    await query(pool, sql);
-    return;
-  }
   const client = await pool.connect();
   let failure: Error | undefined;
   try {

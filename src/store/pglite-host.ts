@@ -71,8 +71,23 @@ interface Generation {
   ended: boolean;
 }
 
+/** The statement limit a simple-protocol `SET`/`RESET statement_timeout` asks for: ms, null for the default. */
+export function statementTimeoutSetting(bytes: Uint8Array): number | null | undefined {
+  // A simple Query message: 'Q', a 4-byte length, the text, NUL. Only short ones can be these two commands.
+  if (bytes[0] !== 0x51 || bytes.length > 100) return undefined;
+  const text = Buffer.from(bytes.subarray(5, bytes.length - 1)).toString('latin1');
+  if (/^\s*RESET\s+statement_timeout\s*;?\s*$/i.test(text)) return null;
+  const set = /^\s*SET\s+(?:SESSION\s+)?statement_timeout\s*(?:=|TO)\s*'?(\d{1,10})'?\s*;?\s*$/i.exec(text);
+  return set ? Number(set[1]) : undefined;
+}
+
 export class PgliteHost {
   private current: Generation | undefined;
+  /**
+   * The session's own limit, as PostgreSQL's `SET statement_timeout` gives one (index builds ask for minutes);
+   * 0 is none. PGlite has one session: a restart returns to the default.
+   */
+  private sessionTimeoutMs: number | undefined;
   private readonly queue: Job[] = [];
   private inFlight: { job: Job; timer: NodeJS.Timeout; id: number } | undefined;
   private nextId = 1;
@@ -107,6 +122,8 @@ export class PgliteHost {
       socket.fail(connectionLost('the embedded store restarted'));
       return;
     }
+    const setting = statementTimeoutSetting(bytes);
+    if (setting !== undefined) this.sessionTimeoutMs = setting ?? undefined;
     this.queue.push({ socket, bytes });
     this.pump();
   }
@@ -190,7 +207,9 @@ export class PgliteHost {
     if (job) {
       const id = this.nextId++;
       const bytes = job.bytes;
-      const timer = setTimeout(() => this.timedOut(generation), this.timeoutMs);
+      const limit = this.sessionTimeoutMs ?? this.timeoutMs;
+      // 0 means no limit; a timer that never fires keeps the in-flight bookkeeping uniform.
+      const timer = setTimeout(() => this.timedOut(generation), limit === 0 ? 2 ** 31 - 1 : limit);
       this.inFlight = { job, timer, id };
       worker.postMessage({ kind: 'exec', id, bytes: bytes.buffer as ArrayBuffer } satisfies ToWorker, [
         bytes.buffer as ArrayBuffer,
@@ -227,6 +246,7 @@ export class PgliteHost {
   private restart(generation: Generation, inFlightError: Error): void {
     if (generation.ended) return;
     this.end(generation, inFlightError);
+    this.sessionTimeoutMs = undefined;
     if (generation !== this.current || this.closed) return;
     this.events.onLost();
     // The old thread must have stopped writing before another PGlite opens the folder.

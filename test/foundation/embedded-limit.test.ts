@@ -57,6 +57,25 @@ describe.skipIf(storeKind === 'postgres')('statement limit (embedded store)', ()
     }
   });
 
+  it('SET statement_timeout on the session (index builds) → a longer statement runs to its end; RESET → the default limit again', async () => {
+    const server = await startTestServer({ PLAYBASE_STATEMENT_TIMEOUT_MS: '1000' });
+    try {
+      const client = await server.store.pool.connect();
+      try {
+        await client.query('SET statement_timeout = 5000');
+        await expect(client.query('SELECT pg_sleep(1.5) AS slept')).resolves.toMatchObject({ rowCount: 1 });
+        await client.query('RESET statement_timeout');
+        await expect(client.query('SELECT pg_sleep(1.5)')).rejects.toMatchObject({ code: '57014' });
+      } finally {
+        client.release(true);
+      }
+      // The restart forgot the session's limit along with the session.
+      await expect(server.store.pool.query('SELECT 1 AS one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a worker ended past the limit → LISTEN subscribers get a gap, then notifications again', async () => {
     const server = await startTestServer({ PLAYBASE_STATEMENT_TIMEOUT_MS: '1000' });
     try {
