@@ -9,7 +9,7 @@ import { compareValues, typeRank } from './compare-values.js';
 import { type Cmp, type ElemPred, type FilterNode, isWholeArrayPred } from './filter.js';
 import { MISSING, type Reached, walkPath } from './path-walk.js';
 import { type Program, programOf } from './regex-nfa.js';
-import { newStepBudget, runProgram, type StepBudget } from './regex-vm.js';
+import { runProgram, type StepBudget, stepBudgetOf } from './regex-vm.js';
 import { equalityKey } from './value-identity.js';
 import { type Doc, isDoc, type Value } from './values.js';
 
@@ -131,12 +131,12 @@ export function matchesElement(pred: ElemPred, r: Reached): boolean {
 
 /**
  * The linear-time matcher, never V8's backtracking RegExp (issue 20: `.*x` over 100,000 characters took 12 s).
- * A predicate is parsed per request, so its step budget bounds the regex work of one request's predicate.
+ * The step budget is the one shared by the pipeline or update the predicate was parsed in (regex-vm.ts).
  */
 function testRegex(pred: Extract<ElemPred, { op: 'regex' }>, s: string): boolean {
   let entry = regexes.get(pred);
   if (entry === undefined) {
-    entry = { prog: programOf(pred.regex), budget: newStepBudget() };
+    entry = { prog: programOf(pred.regex), budget: stepBudgetOf(pred.regex) };
     regexes.set(pred, entry);
   }
   return runProgram(entry.prog, s, entry.budget);

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { translateRegex } from './regex.js';
 import { programOf } from './regex-nfa.js';
 import { MAX_REGEX_STEPS, newStepBudget, runProgram } from './regex-vm.js';
+import { applyUpdate } from './update.js';
+import { parseUpdate } from './update-parse.js';
 
 const linear = (p: string, o: string, s: string) =>
   runProgram(programOf(translateRegex(p, o)), s, newStepBudget());
@@ -167,5 +169,16 @@ describe('linear regex matcher', () => {
     }).toThrow(expect.objectContaining({ code: 'QUERY_TOO_LARGE' }));
     expect(calls).toBeGreaterThan(0);
     expect(calls).toBeLessThan(100);
+  });
+
+  it('the $pull conditions of one update share one budget: each alone within it, together → QUERY_TOO_LARGE', () => {
+    // About 1,600 state visits per character over 4,000 characters: 6.4 million per condition.
+    const heavy = { $regex: '(a|b|c|d){1,200}z' };
+    const doc = () => ({ a: ['a'.repeat(4000)], b: ['a'.repeat(4000)] });
+    const opts = { now: new Date(0), isInsert: false };
+    expect(() => applyUpdate(doc(), parseUpdate({ $pull: { a: heavy } }), opts)).not.toThrow();
+    expect(() => applyUpdate(doc(), parseUpdate({ $pull: { a: heavy, b: heavy } }), opts)).toThrow(
+      expect.objectContaining({ code: 'QUERY_TOO_LARGE' }),
+    );
   });
 });

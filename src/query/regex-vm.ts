@@ -9,7 +9,7 @@ import { queryErrors } from './errors.js';
 import { OP_CHAR, OP_JMP, OP_LOOK, OP_SPLIT, type Program } from './regex-nfa.js';
 import { type CharSet, lookHolds, setHas } from './regex-sets.js';
 
-/** State visits one $regex predicate may spend over all the values it tests in one request. */
+/** State visits the $regex predicates of one pipeline or update may spend over all the values they test. */
 export const MAX_REGEX_STEPS = 10_000_000;
 
 export interface StepBudget {
@@ -18,6 +18,39 @@ export interface StepBudget {
 
 export function newStepBudget(): StepBudget {
   return { left: MAX_REGEX_STEPS };
+}
+
+/** The budget shared by the regexes translated during the current (synchronous) parse, if any. */
+let sharedBudget: StepBudget | undefined;
+const budgets = new WeakMap<object, StepBudget>();
+
+/**
+ * Runs a synchronous parse during which every translated $regex shares one new budget (parsePipeline,
+ * parseUpdate), so that a request cannot multiply the bound by sending many predicates.
+ */
+export function sharingRegexBudget<T>(parse: () => T): T {
+  const outer = sharedBudget;
+  sharedBudget ??= newStepBudget();
+  try {
+    return parse();
+  } finally {
+    sharedBudget = outer;
+  }
+}
+
+/** Called by translateRegex: the regex spends the budget of the parse in progress (or one of its own). */
+export function attachStepBudget(regex: object): void {
+  budgets.set(regex, sharedBudget ?? newStepBudget());
+}
+
+/** The budget a translated regex spends; a fresh one if it was made elsewhere. */
+export function stepBudgetOf(regex: object): StepBudget {
+  let budget = budgets.get(regex);
+  if (budget === undefined) {
+    budget = newStepBudget();
+    budgets.set(regex, budget);
+  }
+  return budget;
 }
 
 /** The work lists of one run, sized to the program and reused across runs of the same program. */
@@ -163,5 +196,8 @@ class Run {
 }
 
 function tooManySteps(): Error {
-  return queryErrors.tooLarge('state visits of one $regex in one request', MAX_REGEX_STEPS);
+  return queryErrors.tooLarge(
+    'state visits of the $regex predicates of one pipeline or update',
+    MAX_REGEX_STEPS,
+  );
 }

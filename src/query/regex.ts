@@ -15,6 +15,7 @@
 // nested counts multiply, as when PostgreSQL copies them into its automaton) is at most MAX_REGEX_SIZE.
 import { queryErrors } from './errors.js';
 import { programOf } from './regex-nfa.js';
+import { attachStepBudget } from './regex-vm.js';
 
 /** Deepest nesting of groups. */
 export const MAX_REGEX_NESTING = 16;
@@ -67,6 +68,7 @@ export function translateRegex(pattern: string, options: string): TranslatedRege
   const translated = { pattern, options, sql, js };
   try {
     programOf(translated);
+    attachStepBudget(translated);
   } catch {
     // Only a pattern the linear matcher cannot read (a gap between it and this parser): refused, never a 500.
     throw queryErrors.badRegex(`the pattern /${pattern}/ cannot be evaluated by the linear-time matcher`);

@@ -88,4 +88,22 @@ describe('$regex evaluated by the server', () => {
     expect(res.healthz.failures).toBe(0);
     expect(res.healthz.maxMs).toBeLessThan(1000);
   });
+
+  it('two $match stages whose $regex work together passes the budget (each alone within it) → 400 QUERY_TOO_LARGE', {
+    timeout: 120_000,
+  }, async () => {
+    // About 1,600 state visits per character over 4,000 characters: 6.4 million per stage, 12.8 million in all.
+    await w.ok('POST', 'preview', 'collection/challengeInstance/insert', {
+      _id: 'shared',
+      s: 'a'.repeat(4000),
+    });
+    const stage = (end: string) => ({ $match: { s: { $regex: `(a|b|c|d){1,200}${end}|a$` } } });
+    const pipeline = [{ $match: { _id: 'shared' } }, { $project: { s: 1 } }, stage('z'), stage('y')];
+    const one = await timed('challengeInstance/aggregate', pipeline.slice(0, 3));
+    expect(one.status).toBe(200);
+    expect(one.json).toHaveLength(1);
+    const both = await timed('challengeInstance/aggregate', pipeline);
+    expect(both.status).toBe(400);
+    expect(both.json).toMatchObject({ code: 'QUERY_TOO_LARGE' });
+  });
 });
