@@ -160,6 +160,15 @@ class Run {
   /** Adds `from` and every state reachable from it without reading (checking assertions at pos); true on MATCH. */
   private addClosure(from: number, pos: number, intoCur: boolean): boolean {
     const { prog, lists } = this;
+    // The common case, a reading state reached directly: no closure to walk.
+    if (prog.op[from] === OP_CHAR) {
+      if (lists.mark[from] === lists.gen) return false;
+      lists.mark[from] = lists.gen;
+      if (--this.left < 0) throw tooManySteps();
+      if (intoCur) this.cur[this.curCount++] = from;
+      else this.next[this.nextCount++] = from;
+      return false;
+    }
     const { op, a, b } = prog;
     const { mark, stack } = lists;
     const gen = lists.gen;
