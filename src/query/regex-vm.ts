@@ -157,18 +157,21 @@ class Run {
     }
   }
 
+  /** The common case, a reading state reached directly: no closure to walk. */
+  private addReader(state: number, intoCur: boolean): false {
+    const lists = this.lists;
+    if (lists.mark[state] === lists.gen) return false;
+    lists.mark[state] = lists.gen;
+    if (--this.left < 0) throw tooManySteps();
+    if (intoCur) this.cur[this.curCount++] = state;
+    else this.next[this.nextCount++] = state;
+    return false;
+  }
+
   /** Adds `from` and every state reachable from it without reading (checking assertions at pos); true on MATCH. */
   private addClosure(from: number, pos: number, intoCur: boolean): boolean {
     const { prog, lists } = this;
-    // The common case, a reading state reached directly: no closure to walk.
-    if (prog.op[from] === OP_CHAR) {
-      if (lists.mark[from] === lists.gen) return false;
-      lists.mark[from] = lists.gen;
-      if (--this.left < 0) throw tooManySteps();
-      if (intoCur) this.cur[this.curCount++] = from;
-      else this.next[this.nextCount++] = from;
-      return false;
-    }
+    if (prog.op[from] === OP_CHAR) return this.addReader(from, intoCur);
     const { op, a, b } = prog;
     const { mark, stack } = lists;
     const gen = lists.gen;
