@@ -19,6 +19,7 @@ import { queryErrors } from './errors.js';
 import { type FilterNode, parseFilter } from './filter.js';
 import { pipelineErrors } from './pipeline-errors.js';
 import { type Projection, parseProjectStage } from './projection.js';
+import { sharingRegexBudget } from './regex-vm.js';
 import { parseSort, type SortSpec } from './sort.js';
 import { type Doc, fromWire, isDoc, type Value } from './values.js';
 
@@ -65,6 +66,11 @@ const RAW_ARGUMENT = new Set(['$match', '$sort']);
 
 /** Validates a pipeline as sent (extended JSON, as JSON.parse returns it): an array of one-key stages. */
 export function parsePipeline(pipeline: unknown): Stage[] {
+  // One $regex step budget for the whole pipeline, however many $match stages and predicates it holds.
+  return sharingRegexBudget(() => parseStages(pipeline));
+}
+
+function parseStages(pipeline: unknown): Stage[] {
   if (!Array.isArray(pipeline)) throw pipelineErrors.badPipeline('the pipeline must be an array of stages');
   if (pipeline.length > MAX_PIPELINE_STAGES)
     throw queryErrors.tooLarge('stages in a pipeline', MAX_PIPELINE_STAGES);

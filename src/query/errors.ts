@@ -48,7 +48,7 @@ export const queryErrors = {
     'QUERY_TOO_LARGE',
     400,
     'The query, update or pipeline is larger than the server evaluates (too many operand values, pipeline ' +
-      'stages or field path parts); the message names the limit. docs/query-engine.md lists the limits.',
+      'stages, field path parts or $regex steps); the message names the limit. docs/query-engine.md lists the limits.',
     (what: string, limit: number) => `Too large: ${what} (at most ${limit})`,
   ),
   badRegex: def(

@@ -8,6 +8,8 @@ import { ObjectId } from 'bson';
 import { compareValues, typeRank } from './compare-values.js';
 import { type Cmp, type ElemPred, type FilterNode, isWholeArrayPred } from './filter.js';
 import { MISSING, type Reached, walkPath } from './path-walk.js';
+import { type Program, programOf } from './regex-nfa.js';
+import { runProgram, type StepBudget, stepBudgetOf } from './regex-vm.js';
 import { equalityKey } from './value-identity.js';
 import { type Doc, isDoc, type Value } from './values.js';
 
@@ -22,7 +24,7 @@ interface Reach {
 type ReachCache = Map<string, Reach>;
 
 const inKeys = new WeakMap<ElemPred, Set<string>>();
-const regexes = new WeakMap<ElemPred, RegExp>();
+const regexes = new WeakMap<ElemPred, { prog: Program; budget: StepBudget }>();
 
 export function matchesFilter(node: FilterNode, doc: Doc): boolean {
   return matchNode(node, doc, new Map());
@@ -108,7 +110,7 @@ export function matchesElement(pred: ElemPred, r: Reached): boolean {
     case 'type':
       return pred.types.includes(typeName(r));
     case 'regex':
-      return typeof r === 'string' && compiledRegex(pred).test(r);
+      return typeof r === 'string' && testRegex(pred, r);
     case 'mod': {
       const dividend = modDividend(r);
       return dividend !== undefined && dividend % pred.divisor === pred.remainder;
@@ -127,14 +129,17 @@ export function matchesElement(pred: ElemPred, r: Reached): boolean {
   }
 }
 
-/** Compiled once per predicate, not once per element tested. */
-function compiledRegex(pred: Extract<ElemPred, { op: 'regex' }>): RegExp {
-  let re = regexes.get(pred);
-  if (re === undefined) {
-    re = new RegExp(pred.regex.js, 'u');
-    regexes.set(pred, re);
+/**
+ * The linear-time matcher, never V8's backtracking RegExp (issue 20: `.*x` over 100,000 characters took 12 s).
+ * The step budget is the one shared by the pipeline or update the predicate was parsed in (regex-vm.ts).
+ */
+function testRegex(pred: Extract<ElemPred, { op: 'regex' }>, s: string): boolean {
+  let entry = regexes.get(pred);
+  if (entry === undefined) {
+    entry = { prog: programOf(pred.regex), budget: stepBudgetOf(pred.regex) };
+    regexes.set(pred, entry);
   }
-  return re;
+  return runProgram(entry.prog, s, entry.budget);
 }
 
 /** Type-bracketed comparison: null also matches missing; NaN only equals NaN. */

@@ -14,6 +14,8 @@
 // or an assertion counts 1, a class 1 per 32 ranges, a quantified atom its size times its largest count, so
 // nested counts multiply, as when PostgreSQL copies them into its automaton) is at most MAX_REGEX_SIZE.
 import { queryErrors } from './errors.js';
+import { programOf } from './regex-nfa.js';
+import { attachStepBudget } from './regex-vm.js';
 
 /** Deepest nesting of groups. */
 export const MAX_REGEX_NESTING = 16;
@@ -63,7 +65,15 @@ export function translateRegex(pattern: string, options: string): TranslatedRege
   } catch {
     throw queryErrors.badRegex(`invalid pattern /${pattern}/`);
   }
-  return { pattern, options, sql, js };
+  const translated = { pattern, options, sql, js };
+  try {
+    programOf(translated);
+    attachStepBudget(translated);
+  } catch {
+    // Only a pattern the linear matcher cannot read (a gap between it and this parser): refused, never a 500.
+    throw queryErrors.badRegex(`the pattern /${pattern}/ cannot be evaluated by the linear-time matcher`);
+  }
+  return translated;
 }
 
 class RegexParser {

@@ -1,6 +1,7 @@
 // Parses an update document into a validated, ordered list of actions (or a replacement document).
 import { splitPath } from './field-path.js';
 import { type FilterNode, parseFilter } from './filter.js';
+import { sharingRegexBudget } from './regex-vm.js';
 import { isNum, type Num } from './update-arith.js';
 import { updateErrors } from './update-errors.js';
 import { checkStorable, comparePaths, parseUpdatePath } from './update-paths.js';
@@ -69,6 +70,11 @@ const PARSERS: Record<ValueOperator, Parser> = {
  * a replacement document without $-keys. Paths that are equal or contain one another are refused as MongoDB does.
  */
 export function parseUpdate(update: unknown): UpdateSpec {
+  // One $regex step budget for all the $pull conditions of the update.
+  return sharingRegexBudget(() => parseUpdateSpec(update));
+}
+
+function parseUpdateSpec(update: unknown): UpdateSpec {
   if (Array.isArray(update)) throw updateErrors.unsupported('An update given as an aggregation pipeline');
   if (!isPlainObject(update)) throw updateErrors.badShape('the update must be a document');
   const keys = Object.keys(update);
