@@ -1,14 +1,11 @@
 // `npm run bench hostile`: the worst legal inputs of each kind (test/hostile/cases.ts) sent to a real server
 // process on each store while a probe on its own thread calls /healthz every 50 ms; the longest /healthz wait
 // per case and overall goes to bench/results/hostile.json. The issue's target: under 100 ms on both stores.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { hostileCases } from '../test/hostile/cases.js';
 import { type CaseResult, hostileGame, runHostile } from '../test/hostile/run.js';
 import { freePort, spawnPlaybase, waitReady } from '../test/processes.js';
 import { pinApart, writeResults } from './lib.js';
-import { freshDatabase } from './nosql.js';
+import { onEachStore } from './stores.js';
 
 const ADMIN = { username: 'bench@playbase.local', password: 'bench-password-1' };
 const SCALE = Number(process.env.BENCH_HOSTILE_SCALE ?? 1);
@@ -44,27 +41,6 @@ async function runStore(store: string, env: Record<string, string>): Promise<Rec
 }
 
 export async function benchHostile(): Promise<void> {
-  const stores = (process.env.BENCH_HOSTILE_STORES ?? 'pglite,postgres').split(',');
-  const out: Record<string, unknown>[] = [];
-  if (stores.includes('pglite')) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'playbase-bench-hostile-'));
-    try {
-      out.push(await runStore('pglite', { PLAYBASE_DATA_DIR: dataDir, DATABASE_URL: '' }));
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }
-  const base =
-    process.env.BENCH_DATABASE_URL ??
-    process.env.PLAYBASE_TEST_DATABASE_URL ??
-    'postgres://postgres@127.0.0.1:5432/postgres';
-  const db = stores.includes('postgres') ? await freshDatabase(base) : undefined;
-  if (db) {
-    try {
-      out.push(await runStore('postgres', { DATABASE_URL: db.url, PLAYBASE_DATA_DIR: '/nonexistent' }));
-    } finally {
-      await db.drop();
-    }
-  }
-  writeResults('hostile', { scale: SCALE, documents: DOCUMENTS, probeIntervalMs: 50, results: out });
+  const results = await onEachStore(process.env.BENCH_HOSTILE_STORES ?? 'pglite,postgres', runStore);
+  writeResults('hostile', { scale: SCALE, documents: DOCUMENTS, probeIntervalMs: 50, results });
 }

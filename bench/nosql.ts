@@ -1,13 +1,10 @@
 // Runtime data server figures on both stores: 100,000 player documents, indexes on displayName, level and
 // country, 32 connections; Q1-Q5 through Playbase, then Q1's SQL through a bare node:http + pg server.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, type Running, spawnPlaybase, waitReady } from '../test/processes.js';
 import { type Figure, writeResults } from './lib.js';
+import { onEachStore } from './stores.js';
 
 const ADMIN = { username: 'bench@playbase.local', password: 'bench-password-1' };
 const DOCS = Number(process.env.BENCH_NOSQL_DOCS ?? 100_000);
@@ -259,55 +256,7 @@ async function explainAll(game: Game): Promise<Record<string, unknown>> {
   return out;
 }
 
-export async function freshDatabase(
-  baseUrl: string,
-): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  const name = `playbase_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  try {
-    await admin.connect();
-  } catch (e) {
-    console.log(`PostgreSQL not reachable at ${baseUrl} (${(e as Error).message}): skipped`);
-    return undefined;
-  }
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  // JIT compiles a plan for up to a second; the query functions' costs make the planner ask for it (docs/nosql.md).
-  url.searchParams.set('options', '-c jit=off');
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: baseUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
-
 export async function benchNosql(): Promise<void> {
-  const stores = (process.env.BENCH_NOSQL_STORES ?? 'pglite,postgres').split(',');
-  const results: Record<string, unknown>[] = [];
-  const dataDir = mkdtempSync(join(tmpdir(), 'playbase-bench-nosql-'));
-  try {
-    if (stores.includes('pglite'))
-      results.push(await runStore('pglite', { PLAYBASE_DATA_DIR: dataDir, DATABASE_URL: '' }));
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-  const base =
-    process.env.BENCH_DATABASE_URL ??
-    process.env.PLAYBASE_TEST_DATABASE_URL ??
-    'postgres://postgres@127.0.0.1:5432/postgres';
-  const db = stores.includes('postgres') ? await freshDatabase(base) : undefined;
-  if (db) {
-    try {
-      results.push(await runStore('postgres', { DATABASE_URL: db.url, PLAYBASE_DATA_DIR: '/nonexistent' }));
-    } finally {
-      await db.drop();
-    }
-  }
+  const results = await onEachStore(process.env.BENCH_NOSQL_STORES ?? 'pglite,postgres', runStore);
   writeResults('nosql', { connections: 32, secondsPerQuery: SECONDS, results });
 }
