@@ -232,8 +232,10 @@ describe.skipIf(TEST_DATABASE_URL)('statement limit (embedded store)', () => {
   it('a find running past the limit → 503 QUERY_TIMEOUT while /healthz answers within 1 s, then finds answer', {
     timeout: 120_000,
   }, async () => {
+    // Half a second: the find below takes several seconds even on a quiet machine (ten regular expressions
+    // over 200,000 rows), so it surely passes the limit, while every other statement stays far inside it.
     const server = await startTestServer({
-      PLAYBASE_STATEMENT_TIMEOUT_MS: '1000',
+      PLAYBASE_STATEMENT_TIMEOUT_MS: '500',
       PLAYBASE_LIMIT_USER_PER_MINUTE: '0',
       PLAYBASE_LIMIT_GAME_PER_MINUTE: '0',
     });
@@ -246,13 +248,20 @@ describe.skipIf(TEST_DATABASE_URL)('statement limit (embedded store)', () => {
         body: JSON.stringify({ name: 'slow' }),
       });
       const { apiKey } = (await game.json()) as { apiKey: string };
-      // Seeded in statements well inside the limit; enough rows that the find below takes seconds (4 s alone).
-      for (let from = 1; from <= 200_000; from += 5_000) {
-        await server.store.pool.query(
-          `INSERT INTO nosql_documents SELECT $1, 'preview', 'player', i::text, jsonb_build_object('v', i % 977, 'w', md5(i::text))
-           FROM generate_series($2::int, $2::int + 4999) AS i`,
-          [apiKey, from],
-        );
+      // Seeded on a session that lifts the limit for itself, as PostgreSQL's SET statement_timeout does.
+      const seeder = await server.store.pool.connect();
+      try {
+        await seeder.query('SET statement_timeout = 0');
+        for (let from = 1; from <= 200_000; from += 5_000) {
+          await seeder.query(
+            `INSERT INTO nosql_documents SELECT $1, 'preview', 'player', i::text, jsonb_build_object('v', i % 977, 'w', md5(i::text))
+             FROM generate_series($2::int, $2::int + 4999) AS i`,
+            [apiKey, from],
+          );
+        }
+        await seeder.query('RESET statement_timeout');
+      } finally {
+        seeder.release();
       }
       const jwt = await fetch(`${url}/restv2/auth/game/${apiKey}/jwt`, { headers: auth });
       const headers = {
@@ -265,11 +274,14 @@ describe.skipIf(TEST_DATABASE_URL)('statement limit (embedded store)', () => {
           headers,
           body: JSON.stringify(body),
         });
-      const slow = find({ query: { w: { $regex: '^(a|b|c)+.*(1|2|3)+$' } }, sort: { w: -1, v: 1 } });
+      const patterns = ['a', 'b', 'c', 'd', 'e', 'f', '0', '1', '2', '3'].map((c) => ({
+        w: { $regex: `^(${c}|b|c)+.*(1|2|3)+$` },
+      }));
+      const slow = find({ query: { $or: patterns }, sort: { w: -1, v: 1 } });
       const probe = await probeHealth(url, slow);
       const res = await slow;
       expect(res.status).toBe(503);
-      expect(await res.json()).toMatchObject({ code: 'QUERY_TIMEOUT', message: 'Query cancelled after 1 s' });
+      expect(await res.json()).toMatchObject({ code: 'QUERY_TIMEOUT', message: 'Query cancelled after 0.5 s' });
       expect(probe.n).toBeGreaterThan(3);
       expect(probe.longest).toBeLessThan(1000);
       const quick = await find({ query: { v: 5 }, limit: 1 });
