@@ -281,7 +281,10 @@ describe.skipIf(TEST_DATABASE_URL)('statement limit (embedded store)', () => {
       const probe = await probeHealth(url, slow);
       const res = await slow;
       expect(res.status).toBe(503);
-      expect(await res.json()).toMatchObject({ code: 'QUERY_TIMEOUT', message: 'Query cancelled after 0.5 s' });
+      expect(await res.json()).toMatchObject({
+        code: 'QUERY_TIMEOUT',
+        message: 'Query cancelled after 0.5 s',
+      });
       expect(probe.n).toBeGreaterThan(3);
       expect(probe.longest).toBeLessThan(1000);
       const quick = await find({ query: { v: 5 }, limit: 1 });
