@@ -1,30 +1,7 @@
 // The embedded store's statement limit: PGlite runs in a worker that is ended and reopened past the limit.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { startTestServer, storeKind, type TestServer } from '../harness.js';
-
-/** Calls /healthz every 50 ms until `until` settles; answers the longest wait and how many calls answered. */
-async function probeHealth(
-  server: TestServer,
-  until: Promise<unknown>,
-): Promise<{ longest: number; n: number }> {
-  let settled = false;
-  void until.finally(() => {
-    settled = true;
-  });
-  let longest = 0;
-  let n = 0;
-  while (!settled) {
-    const started = performance.now();
-    const res = await fetch(`${server.url}/healthz`);
-    await res.arrayBuffer();
-    expect(res.status).toBe(200);
-    longest = Math.max(longest, performance.now() - started);
-    n++;
-    await sleep(50);
-  }
-  return { longest, n };
-}
+import { startTestServer, storeKind } from '../harness.js';
+import { probeHealth } from '../health-until.js';
 
 // PostgreSQL cancels statements itself (statement_timeout): see test/nosql/limits.test.ts.
 describe.skipIf(storeKind === 'postgres')('statement limit (embedded store)', () => {
@@ -42,7 +19,7 @@ describe.skipIf(storeKind === 'postgres')('statement limit (embedded store)', ()
         await client.query('INSERT INTO kept VALUES (2)');
         // PGlite runs a statement to its end: on the server's own thread this sleep stalled every request.
         const slow = client.query('SELECT pg_sleep(20)').catch((e: unknown) => e);
-        const probe = await probeHealth(server, slow);
+        const probe = await probeHealth(server.url, slow);
         failure = await slow;
         expect(probe.n).toBeGreaterThan(3);
         expect(probe.longest).toBeLessThan(1000);

@@ -8,6 +8,7 @@ import { createServer } from '../../src/server.js';
 import { loadSettings } from '../../src/settings.js';
 import { openStore } from '../../src/store/db.js';
 import { ADMIN, basic, startTestServer, TEST_DATABASE_URL } from '../harness.js';
+import { probeHealth } from '../health-until.js';
 import { createWorld, type World } from './world.js';
 
 let w: World;
@@ -207,26 +208,6 @@ describe.skipIf(!TEST_DATABASE_URL)('statement timeout (PostgreSQL)', () => {
     }
   });
 });
-
-/** Calls /healthz every 50 ms until `until` settles; answers the longest wait and how many calls answered. */
-async function probeHealth(url: string, until: Promise<unknown>): Promise<{ longest: number; n: number }> {
-  let settled = false;
-  void until.finally(() => {
-    settled = true;
-  });
-  let longest = 0;
-  let n = 0;
-  while (!settled) {
-    const started = performance.now();
-    const res = await fetch(`${url}/healthz`);
-    await res.arrayBuffer();
-    expect(res.status).toBe(200);
-    longest = Math.max(longest, performance.now() - started);
-    n++;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { longest, n };
-}
 
 describe.skipIf(TEST_DATABASE_URL)('statement limit (embedded store)', () => {
   it('a find running past the limit → 503 QUERY_TIMEOUT while /healthz answers within 1 s, then finds answer', {
