@@ -1,7 +1,7 @@
 // The database-bound limit of Q1: node:http and a pg pool running Q1's exact SQL, with no Playbase layer.
 // Env: PORT; DATABASE_URL (PostgreSQL) or PLAYBASE_DATA_DIR (PGlite); BENCH_GAME (the game's apiKey).
 import { createServer } from 'node:http';
-import { selectSql } from '../src/nosql/read.js';
+import { compileWhere, selectSql } from '../src/nosql/read.js';
 import { parseFilter } from '../src/query/filter.js';
 import { openStore } from '../src/store/db.js';
 
@@ -28,10 +28,12 @@ const server = createServer((req, res) => {
         limit: 10_000,
       };
       // The statement Playbase runs first for a find without sort or skip (read.ts readInIdOrder).
-      const stmt = selectSql(scope, plan, { afterId: undefined, offset: 0, limit: 101, ordered: false });
-      const { rows } = await store.pool.query<{ doc: unknown }>(stmt.text, stmt.values);
+      const where = compileWhere(scope, plan.filter);
+      const stmt = selectSql(where, '', { afterId: undefined, offset: 0, limit: 101, ordered: false });
+      const { rows } = await store.pool.query<{ doc: string }>(stmt.text, stmt.values);
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(rows.map((r) => r.doc)));
+      // What a plain server does with jsonb: the driver's parse, then the answer's stringify.
+      res.end(JSON.stringify(rows.map((r) => JSON.parse(r.doc))));
     } catch (e) {
       res.writeHead(500);
       res.end(String(e));

@@ -1,5 +1,6 @@
-// What every role's routes and services are built from: settings, the store, a clock and a logger.
+// What every role's routes and services are built from: settings, the store, a clock, a logger, compute threads.
 import type { FastifyBaseLogger } from 'fastify';
+import type { Compute } from './compute/compute.js';
 import type { Settings } from './settings.js';
 import type { Store } from './store/db.js';
 
@@ -9,4 +10,6 @@ export interface Context {
   /** Epoch milliseconds; tests replace it to control time. */
   clock: () => number;
   log: FastifyBaseLogger;
+  /** Where work that grows with a request's input runs (compute/): off the event loop when it is large. */
+  compute: Compute;
 }

@@ -25,6 +25,7 @@ async function main(): Promise<void> {
   }
   const log = server.app.log;
   const url = await server.listen();
+  server.warm();
   log.info(
     { store: server.store.kind, roles: settings.roles },
     settings.tlsCertFile

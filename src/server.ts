@@ -4,6 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AuthBackend } from './auth/backend.js';
 import { type BootstrapResult, ensureAdministrator } from './auth/bootstrap.js';
 import { registerAuthRoutes } from './auth/routes.js';
+import { inline, pooled } from './compute/compute.js';
+import { ComputePool } from './compute/pool.js';
 import { registerAdminRoutes } from './config/admin-routes.js';
 import { registerAuditHook } from './config/audit-hook.js';
 import { registerGameRoutes } from './config/games-routes.js';
@@ -38,6 +40,8 @@ export interface Server {
   /** Base URL the server listens on (after listen()). */
   url: string;
   listen(): Promise<string>;
+  /** Starts the compute threads now instead of at the first large request (a process serving for real). */
+  warm(): void;
   close(): Promise<void>;
 }
 
@@ -109,8 +113,10 @@ export async function createServer(settings: Settings, options: StartOptions = {
         throw errors.storeUnavailable();
       }
     };
+    const threads = settings.computeThreads > 0 ? new ComputePool(settings.computeThreads) : undefined;
+    const compute = threads ? pooled(threads) : inline;
     const { app, ctx } = await buildApp(
-      { settings, store, clock: options.clock ?? Date.now },
+      { settings, store, clock: options.clock ?? Date.now, compute },
       {
         registrars: [...registrarsFor(settings), ...(options.extraRegistrars ?? [])],
         ready,
@@ -130,8 +136,12 @@ export async function createServer(settings: Settings, options: StartOptions = {
         if (settings.port === 0) adoptEphemeralPort(settings, new URL(server.url).port);
         return server.url;
       },
+      warm() {
+        threads?.warm();
+      },
       async close() {
         await app.close();
+        await threads?.close();
         await store.close();
       },
     };

@@ -1,4 +1,5 @@
 // Settings: read once from the environment at start, validated, then passed down as a typed object.
+import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 
 export const ALL_ROLES = ['auth', 'config', 'nosql'] as const;
@@ -34,6 +35,8 @@ export interface Settings {
   logLevel: string;
   shutdownGraceMs: number;
   statementTimeoutMs: number;
+  /** Compute threads for large inputs (compute/); 0 runs everything on the event loop. */
+  computeThreads: number;
   /** Connections of the PostgreSQL pool (PGlite has one). */
   databasePoolSize: number;
   /** Longest wait for a PostgreSQL connection (connecting, or a free one of the pool) before 503 NOT_READY. */
@@ -281,6 +284,14 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
     logLevel,
     shutdownGraceMs: readInt(env, 'PLAYBASE_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     statementTimeoutMs: readInt(env, 'PLAYBASE_STATEMENT_TIMEOUT_MS', 10_000, 100, 3_600_000),
+    // One per core but one (the event loop's), at least two so one long task never queues the next.
+    computeThreads: readInt(
+      env,
+      'PLAYBASE_COMPUTE_THREADS',
+      Math.min(4, Math.max(2, availableParallelism() - 1)),
+      0,
+      64,
+    ),
     databasePoolSize: readInt(env, 'PLAYBASE_DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseConnectTimeoutMs: readInt(env, 'PLAYBASE_DATABASE_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
     limits: {

@@ -1,17 +1,12 @@
-// Routes on a collection's documents: find, explain, count, insert, save, update, remove, aggregate.
+// Routes on a collection's documents: find, explain, count, insert, save, update, remove, aggregate. Each
+// resolves the collection and hands the body to its core (document-core.ts), which runs on a compute thread
+// when the body is large.
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { TaskInput } from '../compute/tasks.js';
 import type { App } from '../http/app.js';
-import { parsePipeline } from '../query/aggregate.js';
-import { parseFilter } from '../query/filter.js';
-import { type FindOptions, parseFindOptions } from '../query/find-options.js';
-import { applyProjection, parseProjection } from '../query/projection.js';
-import { parseUpdate } from '../query/update.js';
-import { type Doc, toWire } from '../query/values.js';
-import { aggregateDocuments } from './aggregate-documents.js';
-import { insertDocuments, removeDocuments, saveDocument } from './documents.js';
-import { nosqlErrors } from './errors.js';
-import { indexNamesByPgName } from './indexes.js';
-import { countMatches, explainRead, type ReadPlan, readBatches } from './read.js';
+import { JsonText } from '../http/json-body.js';
+import type { BodyInput } from './document-core.js';
 import {
   CollectionParams,
   collectionFor,
@@ -19,31 +14,41 @@ import {
   type NosqlEnv,
   READ,
   run,
-  sendArray,
   tags,
   WRITE,
 } from './route-support.js';
-import { updateDocuments } from './update-documents.js';
-import { checkNesting, flag, objectBody, readDocument, wireText, withId } from './wire.js';
+import type { Scope } from './scope.js';
 
-const FIND_FIELDS = ['query', 'fields', 'sort', 'skip', 'limit'] as const;
 const body = (description: string) => Type.Unknown({ description });
 
-function readFind(raw: unknown): { options: FindOptions; plan: ReadPlan } {
-  const options = parseFindOptions(objectBody(raw, FIND_FIELDS));
-  return {
-    options,
-    plan: { filter: options.filter, sort: options.sort, skip: options.skip, limit: options.limit },
-  };
+/** The core's view of a request body: still text when large (its size then sends the work to a thread). */
+function bodyOf(raw: unknown): { body: BodyInput; size: number } {
+  if (raw instanceof JsonText) return { body: { text: raw.text }, size: raw.text.length };
+  return { body: { value: raw }, size: 0 };
 }
+
+const sendJson = (reply: FastifyReply, text: string) =>
+  reply.type('application/json; charset=utf-8').send(text);
 
 export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
   const base = '/restv2/game/:gameApiKey/mongo/collection/:collectionName';
   const route = (summary: string, config: typeof READ, description: string) => ({
-    config,
+    config: { ...config, jsonText: true },
     bodyLimit: NOSQL_BODY_LIMIT,
     schema: { tags, summary, params: CollectionParams, body: body(description) },
   });
+  const { compute, clock } = env.ctx;
+  /** Runs a verb's core where its size says, with database errors translated. */
+  const core = <N extends 'find' | 'explain' | 'count' | 'insert' | 'save' | 'remove' | 'aggregate'>(
+    name: N,
+    scope: Scope,
+    request: FastifyRequest,
+    size?: number,
+  ) => {
+    const input = bodyOf(request.body);
+    const op = { scope, body: input.body, now: clock() };
+    return run(env, scope, () => compute.run(name, op as TaskInput<N>, size ?? input.size, env.pool));
+  };
 
   app.post(
     `${base}/find`,
@@ -54,13 +59,7 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
     ),
     async (request, reply) => {
       const { scope } = await collectionFor(env, request, 'FIND');
-      const { options, plan } = readFind(request.body);
-      const projection = parseProjection(options.fields);
-      const render =
-        projection.kind === 'none'
-          ? (doc: Doc) => wireText(doc)
-          : (doc: Doc) => wireText(applyProjection(doc, projection));
-      return sendArray(env, scope, reply, readBatches(env.pool, scope, plan), render);
+      return sendJson(reply, await core('find', scope, request));
     },
   );
 
@@ -69,44 +68,30 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
     route('Explain a find: the PostgreSQL plan', READ, '{query, fields, sort, skip, limit}, all optional'),
     async (request) => {
       const { scope } = await collectionFor(env, request, 'FIND');
-      const { options, plan } = readFind(request.body);
-      parseProjection(options.fields);
-      return run(env, scope, async () => {
-        const pgPlan = await explainRead(env.pool, scope, plan);
-        const names = await indexNamesByPgName(env.pool, scope);
-        return { collection: scope.collection, indexesUsed: indexesIn(pgPlan, names), plan: pgPlan };
-      });
+      return core('explain', scope, request);
     },
   );
 
   app.post(`${base}/count`, route('Count matching documents', READ, '{query}, optional'), async (request) => {
     const { scope } = await collectionFor(env, request, 'COUNT');
-    const filter = parseFilter(objectBody(request.body, ['query']).query);
-    return { count: await run(env, scope, () => countMatches(env.pool, scope, filter)) };
+    return { count: await core('count', scope, request) };
   });
 
   app.post(
     `${base}/insert`,
     route('Insert documents (an array, or one document)', WRITE, 'an array of documents, or one document'),
-    async (request) => {
+    async (request, reply) => {
       const { scope } = await collectionFor(env, request, 'INSERT');
-      const raw = request.body;
-      const list = Array.isArray(raw) ? raw : [raw];
-      if (list.length === 0) throw nosqlErrors.badBody('expected at least one document');
-      const docs = list.map((d, i) => withId(readDocument(d, `document ${i}`), env.ctx.clock));
-      await run(env, scope, () => insertDocuments(env.pool, scope, docs));
-      return docs.map((d) => toWire(d));
+      return sendJson(reply, await core('insert', scope, request));
     },
   );
 
   app.post(
     `${base}/save`,
     route('Save a document: insert it, or replace the one with its _id', WRITE, 'one document'),
-    async (request) => {
+    async (request, reply) => {
       const { scope } = await collectionFor(env, request, 'INSERT', 'UPDATE');
-      const doc = withId(readDocument(request.body, 'the document'), env.ctx.clock);
-      await run(env, scope, () => saveDocument(env.pool, scope, doc));
-      return toWire(doc);
+      return sendJson(reply, await core('save', scope, request));
     },
   );
 
@@ -114,28 +99,11 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
     `${base}/update`,
     route('Update documents', WRITE, '{query, update, multi = false, upsert = false}'),
     async (request) => {
-      const b = objectBody(request.body, ['query', 'update', 'multi', 'upsert']);
-      const upsert = flag(b, 'upsert');
-      const { scope } = await collectionFor(
-        env,
-        request,
-        ...(upsert ? (['UPDATE', 'INSERT'] as const) : (['UPDATE'] as const)),
-      );
-      if (b.update === undefined) throw nosqlErrors.badBody('update is required');
-      const req = {
-        filter: parseFilter(b.query),
-        rawQuery: b.query,
-        spec: parseUpdate(b.update),
-        multi: flag(b, 'multi'),
-        upsert,
-      };
-      const out = await run(env, scope, () => updateDocuments(env.pool, scope, req, env.ctx.clock));
-      return {
-        matchedCount: out.matchedCount,
-        modifiedCount: out.modifiedCount,
-        upsertedCount: out.upsertedId === undefined ? 0 : 1,
-        upsertedId: out.upsertedId === undefined ? null : toWire(out.upsertedId),
-      };
+      // An upsert also needs INSERT: the core checks it once the body is read.
+      const { scope, collection } = await collectionFor(env, request, 'UPDATE');
+      const input = bodyOf(request.body);
+      const op = { scope, collection, body: input.body, now: clock() };
+      return run(env, scope, () => compute.run('update', op, input.size, env.pool));
     },
   );
 
@@ -144,14 +112,7 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
     route('Remove matching documents', WRITE, '{query}; {"query": {}} removes all'),
     async (request) => {
       const { scope } = await collectionFor(env, request, 'REMOVE');
-      const b = objectBody(request.body, ['query']);
-      if (b.query === undefined)
-        throw nosqlErrors.badBody('query is required ({"query": {}} removes every document)');
-      if (b.query === null || typeof b.query !== 'object' || Array.isArray(b.query))
-        throw nosqlErrors.badBody('query must be an object');
-      const filter = parseFilter(b.query);
-      const deletedCount = await run(env, scope, () => removeDocuments(env.pool, scope, filter));
-      return { deletedCount, message: 'OK' };
+      return { deletedCount: await core('remove', scope, request), message: 'OK' };
     },
   );
 
@@ -160,27 +121,8 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
     route('Run an aggregation pipeline', READ, 'the pipeline: an array of stages'),
     async (request, reply) => {
       const { scope } = await collectionFor(env, request, 'AGGREGATE');
-      checkNesting(request.body);
-      const stages = parsePipeline(request.body);
-      return sendArray(env, scope, reply, aggregateDocuments(env.pool, scope, stages), (doc: Doc) =>
-        wireText(doc),
-      );
+      // Always on a compute thread: the stages after the leading ones run over documents of any size.
+      return sendJson(reply, await core('aggregate', scope, request, Number.POSITIVE_INFINITY));
     },
   );
-}
-
-/** API names of the indexes a plan uses, in plan order. */
-function indexesIn(plan: unknown, names: Map<string, string>): string[] {
-  const found = new Set<string>();
-  const walk = (node: unknown) => {
-    if (Array.isArray(node)) node.forEach(walk);
-    else if (typeof node === 'object' && node !== null) {
-      for (const [key, value] of Object.entries(node)) {
-        if (key === 'Index Name' && typeof value === 'string') found.add(names.get(value) ?? value);
-        else walk(value);
-      }
-    }
-  };
-  walk(plan);
-  return [...found];
 }

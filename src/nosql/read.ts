@@ -25,6 +25,8 @@ interface Batch {
 /** Small first batch: most finds return a few documents, and answer after one statement. */
 const FIRST_BATCH = 100;
 const MAX_BATCH = 1000;
+/** Documents are read as their JSON text: the thread that renders them parses them (compute/). */
+const DOC_COLUMNS = 'id, doc::text AS doc';
 
 /**
  * `game_id = $1 AND stage = $2 AND collection = $3 AND <filter>`. An equality on _id with a string or
@@ -56,27 +58,37 @@ function idEquality(node: FilterNode): string | undefined {
   return typeof v === 'string' || v instanceof ObjectId ? idKey(v) : undefined;
 }
 
-export function selectSql(
-  scope: Scope,
-  plan: ReadPlan,
-  batch: Batch,
-  columns = 'id, doc',
-): { text: string; values: unknown[] } {
+/** A filter compiled once for every statement of a read (a 500,000-value $in is one large parameter). */
+export interface CompiledWhere {
+  text: string;
+  values: unknown[];
+}
+
+export function compileWhere(scope: Scope, filter: FilterNode): CompiledWhere {
   const values: unknown[] = [];
-  let where = whereSql(scope, plan.filter, values);
-  const sort = compileSort(plan.sort, 'doc');
+  return { text: whereSql(scope, filter, values), values };
+}
+
+export function selectSql(
+  where: CompiledWhere,
+  sort: string,
+  batch: Batch,
+  columns = DOC_COLUMNS,
+): { text: string; values: unknown[] } {
+  const values = [...where.values];
+  let text = where.text;
   if (batch.afterId !== undefined) {
     values.push(batch.afterId);
-    where += ` AND id > $${values.length}`;
+    text += ` AND id > $${values.length}`;
   }
   const order = batch.ordered === false ? '' : ` ORDER BY ${sort === '' ? 'id' : `${sort}, id`}`;
   values.push(batch.offset);
-  let text = `SELECT ${columns} FROM nosql_documents WHERE ${where}${order} OFFSET $${values.length}`;
+  let sql = `SELECT ${columns} FROM nosql_documents WHERE ${text}${order} OFFSET $${values.length}`;
   if (batch.limit !== undefined) {
     values.push(batch.limit);
-    text += ` LIMIT $${values.length}`;
+    sql += ` LIMIT $${values.length}`;
   }
-  return { text, values };
+  return { text: sql, values };
 }
 
 /**
@@ -84,18 +96,33 @@ export function selectSql(
  * one-connection embedded store other requests run between batches; a document written meanwhile may be
  * seen or missed, as with a MongoDB cursor.
  */
-export function readBatches(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<Doc[]> {
-  if (plan.sort.length === 0) return readInIdOrder(db, scope, plan);
-  if (plan.limit !== undefined && plan.limit <= FIRST_BATCH) return readOnce(db, scope, plan);
-  return readSorted(db, scope, plan);
+export function readTextBatches(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<string[]> {
+  const read = { where: compileWhere(scope, plan.filter), sort: compileSort(plan.sort, 'doc') };
+  if (plan.sort.length === 0) return readInIdOrder(db, read, plan);
+  if (plan.limit !== undefined && plan.limit <= FIRST_BATCH) return readOnce(db, read, plan);
+  return readSorted(db, scope, read, plan);
 }
 
-const toDocs = (rows: Array<{ doc: unknown }>) => rows.map((r) => fromStored(r.doc) as Doc);
+/** The same batches, parsed: for a caller that works on the documents in its own thread (aggregation). */
+export async function* readBatches(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<Doc[]> {
+  for await (const texts of readTextBatches(db, scope, plan)) yield texts.map(parseStored);
+}
 
-async function* readOnce(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<Doc[]> {
-  const stmt = selectSql(scope, plan, { afterId: undefined, offset: plan.skip, limit: plan.limit });
-  const { rows } = await query<{ id: string; doc: unknown }>(db, stmt.text, stmt.values);
-  if (rows.length > 0) yield toDocs(rows);
+export function parseStored(text: string): Doc {
+  return fromStored(JSON.parse(text)) as Doc;
+}
+
+interface Read {
+  where: CompiledWhere;
+  sort: string;
+}
+
+const toTexts = (rows: Array<{ doc: string }>) => rows.map((r) => r.doc);
+
+async function* readOnce(db: Db, read: Read, plan: ReadPlan): AsyncGenerator<string[]> {
+  const stmt = selectSql(read.where, read.sort, { afterId: undefined, offset: plan.skip, limit: plan.limit });
+  const { rows } = await query<{ id: string; doc: string }>(db, stmt.text, stmt.values);
+  if (rows.length > 0) yield toTexts(rows);
 }
 
 /**
@@ -104,13 +131,18 @@ async function* readOnce(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<D
  * the primary key instead, testing every document of the collection). When more match, the read starts
  * again in id order, in keyset batches on the primary key, each going on after the last id read.
  */
-async function* readInIdOrder(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<Doc[]> {
+async function* readInIdOrder(db: Db, read: Read, plan: ReadPlan): AsyncGenerator<string[]> {
   if (plan.skip === 0) {
     const probe = plan.limit === undefined ? FIRST_BATCH + 1 : Math.min(plan.limit, FIRST_BATCH + 1);
-    const stmt = selectSql(scope, plan, { afterId: undefined, offset: 0, limit: probe, ordered: false });
-    const { rows } = await query<{ id: string; doc: unknown }>(db, stmt.text, stmt.values);
+    const stmt = selectSql(read.where, read.sort, {
+      afterId: undefined,
+      offset: 0,
+      limit: probe,
+      ordered: false,
+    });
+    const { rows } = await query<{ id: string; doc: string }>(db, stmt.text, stmt.values);
     if (rows.length <= FIRST_BATCH) {
-      if (rows.length > 0) yield toDocs(rows);
+      if (rows.length > 0) yield toTexts(rows);
       return;
     }
   }
@@ -121,10 +153,10 @@ async function* readInIdOrder(db: Db, scope: Scope, plan: ReadPlan): AsyncGenera
     const want = plan.limit === undefined ? size : Math.min(size, plan.limit - fetched);
     if (want <= 0) return;
     const offset = afterId === undefined ? plan.skip : 0;
-    const stmt = selectSql(scope, plan, { afterId, offset, limit: want });
-    const { rows } = await query<{ id: string; doc: unknown }>(db, stmt.text, stmt.values);
+    const stmt = selectSql(read.where, read.sort, { afterId, offset, limit: want });
+    const { rows } = await query<{ id: string; doc: string }>(db, stmt.text, stmt.values);
     fetched += rows.length;
-    if (rows.length > 0) yield toDocs(rows);
+    if (rows.length > 0) yield toTexts(rows);
     if (rows.length < want) return;
     afterId = rows[rows.length - 1]!.id;
     size = Math.min(MAX_BATCH, size * 4);
@@ -135,21 +167,22 @@ async function* readInIdOrder(db: Db, scope: Scope, plan: ReadPlan): AsyncGenera
  * Sorted: the sort runs once, over ids only (a sort key costs a function call per document, so paging with
  * OFFSET would sort again for every batch); the documents are then read by id in batches, in that order.
  */
-async function* readSorted(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<Doc[]> {
-  const stmt = selectSql(scope, plan, { afterId: undefined, offset: plan.skip, limit: plan.limit }, 'id');
+async function* readSorted(db: Db, scope: Scope, read: Read, plan: ReadPlan): AsyncGenerator<string[]> {
+  const batch = { afterId: undefined, offset: plan.skip, limit: plan.limit };
+  const stmt = selectSql(read.where, read.sort, batch, 'id');
   const ids = (await query<{ id: string }>(db, stmt.text, stmt.values)).rows.map((r) => r.id);
   let size = FIRST_BATCH;
   for (let i = 0; i < ids.length; i += size, size = Math.min(MAX_BATCH, size * 4)) {
     const chunk = ids.slice(i, i + size);
-    const { rows } = await query<{ id: string; doc: unknown }>(
+    const { rows } = await query<{ id: string; doc: string }>(
       db,
-      `SELECT id, doc FROM nosql_documents WHERE game_id = $1 AND stage = $2 AND collection = $3 AND id = ANY($4::text[])`,
+      `SELECT ${DOC_COLUMNS} FROM nosql_documents WHERE game_id = $1 AND stage = $2 AND collection = $3 AND id = ANY($4::text[])`,
       [scope.game, scope.stage, scope.collection, chunk],
     );
     const byId = new Map(rows.map((r) => [r.id, r.doc]));
     // A document removed since the sort is left out, as a cursor would.
-    const docs = chunk.filter((id) => byId.has(id)).map((id) => fromStored(byId.get(id)) as Doc);
-    if (docs.length > 0) yield docs;
+    const texts = chunk.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
+    if (texts.length > 0) yield texts;
   }
 }
 
@@ -170,7 +203,7 @@ export async function explainRead(db: Db, scope: Scope, plan: ReadPlan): Promise
   const cap = unordered ? FIRST_BATCH + 1 : FIRST_BATCH;
   const limit = plan.limit === undefined ? cap : Math.min(plan.limit, cap);
   const batch = { afterId: undefined, offset: plan.skip, limit, ordered: !unordered };
-  const stmt = selectSql(scope, plan, batch);
+  const stmt = selectSql(compileWhere(scope, plan.filter), compileSort(plan.sort, 'doc'), batch);
   const { rows } = await query<{ 'QUERY PLAN': unknown }>(
     db,
     `EXPLAIN (FORMAT JSON) ${stmt.text}`,

@@ -1,6 +1,6 @@
 // What the nosql route files share: the stage they serve, auth declarations, params, and the request → scope
 // → collection → action check every collection route starts with.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { Type } from 'typebox';
 import type { Context } from '../context.js';
@@ -12,8 +12,7 @@ import {
   requireActions,
   resolveCollection,
 } from './collections.js';
-import { translateDbError, withDbErrors } from './db-errors.js';
-import { nosqlErrors } from './errors.js';
+import { withDbErrors } from './db-errors.js';
 import type { DdlOptions } from './indexes.js';
 import { type GameScope, makeScope, type Scope, type Stage } from './scope.js';
 
@@ -28,8 +27,6 @@ export interface NosqlEnv {
 }
 
 export const NOSQL_BODY_LIMIT = 4 * 1024 * 1024;
-/** Prior art's cap on a find or aggregate answer: the JSON text, in bytes. */
-export const RESPONSE_LIMIT = 4 * 1024 * 1024;
 const INDEX_BUILD_TIMEOUT_MS = 10 * 60 * 1000;
 
 export function makeEnv(ctx: Context, stage: Stage, configured: ConfiguredCollections): NosqlEnv {
@@ -86,45 +83,4 @@ export async function collectionFor(
 /** Runs a repository call with its database errors translated (409, 400, 503). */
 export function run<T>(env: NosqlEnv, scope: Scope | undefined, fn: () => Promise<T>): Promise<T> {
   return withDbErrors(env.pool, scope, env.timeoutMs, fn);
-}
-
-/** Batches of documents rendered as wire JSON text, with database errors translated. */
-async function* rendered<T>(
-  env: NosqlEnv,
-  scope: Scope,
-  batches: AsyncIterable<T[]>,
-  render: (item: T) => string,
-): AsyncGenerator<string[]> {
-  try {
-    for await (const batch of batches) yield batch.map(render);
-  } catch (e) {
-    throw await translateDbError(e, env.pool, scope, env.timeoutMs);
-  }
-}
-
-/**
- * Answers a JSON array of the documents of `batches`, at most RESPONSE_LIMIT bytes. The answer is built whole
- * before it is sent, so that one past the limit (or a failure while reading) is a proper 400 or 503 response
- * and never a cut body: a status can only be chosen before the first byte. Reading stops at the limit, so a
- * find holds at most 4 MB of answer in memory.
- */
-export async function sendArray<T>(
-  env: NosqlEnv,
-  scope: Scope,
-  reply: FastifyReply,
-  batches: AsyncIterable<T[]>,
-  render: (item: T) => string,
-): Promise<FastifyReply> {
-  const parts: string[] = [];
-  let bytes = 2; // "[" and "]"
-  for await (const batch of rendered(env, scope, batches, render)) {
-    for (const text of batch) {
-      bytes += Buffer.byteLength(text) + (parts.length > 0 ? 1 : 0);
-      // Leaving the loop returns the generators, which ends the read.
-      if (bytes > RESPONSE_LIMIT) throw nosqlErrors.responseTooLarge(RESPONSE_LIMIT);
-      parts.push(text);
-    }
-  }
-  reply.type('application/json; charset=utf-8');
-  return reply.send(`[${parts.join(',')}]`);
 }

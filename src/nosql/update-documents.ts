@@ -1,21 +1,22 @@
-// Updates: matching rows are locked and read, the update is applied in JavaScript, the results written back,
-// all in one transaction; an upsert inserts the document seeded from the filter when nothing matched.
+// Updates: matching rows are locked and read, the update is applied in JavaScript (on a compute thread when
+// the documents are large), the results written back, all in one transaction; an upsert inserts the document seeded from the filter when nothing matched.
 import type pg from 'pg';
-import type { FilterNode } from '../query/filter.js';
-import { applyUpdate, seedUpsert, type UpdateSpec } from '../query/update.js';
-import { type Doc, fromStored, type Value } from '../query/values.js';
+import utils from 'pg/lib/utils.js';
+import type { Compute } from '../compute/compute.js';
+import { parseFilter } from '../query/filter.js';
+import { applyUpdate, parseUpdate, seedUpsert, type UpdateSpec } from '../query/update.js';
+import type { Value } from '../query/values.js';
 import { withTransaction } from '../store/db.js';
 import { insertDocuments } from './documents.js';
 import { nosqlErrors } from './errors.js';
-import { whereSql } from './read.js';
+import { type CompiledWhere, compileWhere, parseStored } from './read.js';
 import type { Scope } from './scope.js';
 import { storedDocument, withId } from './wire.js';
 
 export interface UpdateRequest {
-  filter: FilterNode;
-  /** The filter as sent, for the upsert seed. */
-  rawQuery: unknown;
-  spec: UpdateSpec;
+  /** The filter and the update as sent (the filter also seeds an upsert). */
+  query: unknown;
+  update: unknown;
   multi: boolean;
   upsert: boolean;
 }
@@ -28,35 +29,77 @@ export interface UpdateOutcome {
 
 const BATCH = 500;
 
+/** Parsed once per update object sent, however many batches apply it on this thread. */
+const specs = new WeakMap<object, UpdateSpec>();
+
+function specOf(update: unknown): UpdateSpec {
+  if (typeof update !== 'object' || update === null) return parseUpdate(update);
+  let spec = specs.get(update);
+  if (!spec) {
+    spec = parseUpdate(update);
+    specs.set(update, spec);
+  }
+  return spec;
+}
+
+export interface AppliedBatch {
+  /** Positions of the documents the update changed. */
+  changed: number[];
+  /** Their new stored texts, as one text[] literal (built here, so the thread that ran the update pays it). */
+  literal: string;
+}
+
+/** Applies the update to stored documents (a compute task when they are large). */
+export function applyToStored(input: { texts: string[]; update: unknown; now: number }): AppliedBatch {
+  const spec = specOf(input.update);
+  const ctx = { now: new Date(input.now), isInsert: false };
+  const changed: number[] = [];
+  const texts: string[] = [];
+  input.texts.forEach((text, i) => {
+    const result = applyUpdate(parseStored(text), spec, ctx);
+    if (!result.changed) return;
+    changed.push(i);
+    texts.push(storedDocument(result.doc));
+  });
+  return { changed, literal: utils.prepareValue(texts) as string };
+}
+
 export async function updateDocuments(
   pool: pg.Pool,
   scope: Scope,
   req: UpdateRequest,
-  clock: () => number,
+  now: number,
+  compute: Compute,
 ): Promise<UpdateOutcome> {
-  if (req.multi && req.spec.kind === 'replace') throw nosqlErrors.multiReplacement();
-  const now = new Date(clock());
+  const filter = parseFilter(req.query);
+  const spec = specOf(req.update);
+  if (req.multi && spec.kind === 'replace') throw nosqlErrors.multiReplacement();
+  const where = compileWhere(scope, filter);
   return withTransaction(pool, async (client) => {
     let matched = 0;
     let modified = 0;
     let afterId: string | undefined;
     for (;;) {
-      const rows = await lockMatches(client, scope, req.filter, afterId, req.multi ? BATCH : 1);
-      const writes: Array<{ id: string; text: string }> = [];
-      for (const row of rows) {
-        const result = applyUpdate(fromStored(row.doc) as Doc, req.spec, { now, isInsert: false });
-        if (result.changed) writes.push({ id: row.id, text: storedDocument(result.doc) });
-      }
-      await writeBack(client, scope, writes);
+      const rows = await lockMatches(client, where, afterId, req.multi ? BATCH : 1);
+      const texts = rows.map((r) => r.doc);
+      const size = texts.reduce((n, t) => n + t.length, 0);
+      const applied = await compute.run('apply', { texts, update: req.update, now }, size);
+      await writeBack(
+        client,
+        scope,
+        applied.changed.map((i) => rows[i]!.id),
+        applied.literal,
+      );
       matched += rows.length;
-      modified += writes.length;
+      modified += applied.changed.length;
       if (!req.multi || rows.length < BATCH) break;
       afterId = rows[rows.length - 1]!.id;
     }
     if (matched > 0 || !req.upsert)
       return { matchedCount: matched, modifiedCount: modified, upsertedId: undefined };
-    const seeded = applyUpdate(seedUpsert(req.rawQuery, req.spec), req.spec, { now, isInsert: true });
-    const doc = withId(seeded.doc, clock);
+    const ctx = { now: new Date(now), isInsert: true };
+    const seeded = applyUpdate(seedUpsert(req.query, spec), spec, ctx);
+    const doc = withId(seeded.doc, () => now);
     await insertDocuments(client, scope, [doc]);
     return { matchedCount: 0, modifiedCount: 0, upsertedId: doc._id };
   });
@@ -65,31 +108,30 @@ export async function updateDocuments(
 /** The next matching rows after `afterId`, in id order, locked until the transaction ends. */
 async function lockMatches(
   client: pg.PoolClient,
-  scope: Scope,
-  filter: FilterNode,
+  where: CompiledWhere,
   afterId: string | undefined,
   limit: number,
-): Promise<Array<{ id: string; doc: unknown }>> {
-  const values: unknown[] = [];
-  let where = whereSql(scope, filter, values);
+): Promise<Array<{ id: string; doc: string }>> {
+  const values = [...where.values];
+  let text = where.text;
   if (afterId !== undefined) {
     values.push(afterId);
-    where += ` AND id > $${values.length}`;
+    text += ` AND id > $${values.length}`;
   }
   values.push(limit);
-  const { rows } = await client.query<{ id: string; doc: unknown }>(
-    `SELECT id, doc FROM nosql_documents WHERE ${where} ORDER BY id LIMIT $${values.length} FOR UPDATE`,
+  const { rows } = await client.query<{ id: string; doc: string }>(
+    `SELECT id, doc::text AS doc FROM nosql_documents WHERE ${text} ORDER BY id LIMIT $${values.length} FOR UPDATE`,
     values,
   );
   return rows;
 }
 
-async function writeBack(client: pg.PoolClient, scope: Scope, writes: Array<{ id: string; text: string }>) {
-  if (writes.length === 0) return;
+async function writeBack(client: pg.PoolClient, scope: Scope, ids: string[], literal: string) {
+  if (ids.length === 0) return;
   await client.query(
     `UPDATE nosql_documents AS d SET doc = u.doc::jsonb
      FROM unnest($4::text[], $5::text[]) AS u(id, doc)
      WHERE d.game_id = $1 AND d.stage = $2 AND d.collection = $3 AND d.id = u.id`,
-    [scope.game, scope.stage, scope.collection, writes.map((w) => w.id), writes.map((w) => w.text)],
+    [scope.game, scope.stage, scope.collection, ids, literal],
   );
 }

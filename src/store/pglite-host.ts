@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { BULK_THREAD_NICENESS } from '../compute/thread-priority.js';
 import {
   type FromWorker,
   type PgliteArtifacts,
@@ -179,7 +180,12 @@ export class PgliteHost {
   private async spawn(generation: Generation): Promise<void> {
     const compiled = await loadArtifacts();
     if (generation.ended) throw connectionLost('the store is closed');
-    const workerData: WorkerOptions = { pgdata: this.pgdata, pgliteEntry: pgliteEntry(), ...compiled };
+    const workerData: WorkerOptions = {
+      pgdata: this.pgdata,
+      pgliteEntry: pgliteEntry(),
+      niceness: BULK_THREAD_NICENESS,
+      ...compiled,
+    };
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
     generation.worker = worker;
     return new Promise<void>((resolve, reject) => {

@@ -20,6 +20,8 @@ export interface WorkerOptions extends PgliteArtifacts {
   pgdata: string;
   /** The absolute path of PGlite's CommonJS entry. */
   pgliteEntry: string;
+  /** The thread's nice value (compute/thread-priority.ts). */
+  niceness: number;
 }
 
 /**
@@ -35,7 +37,9 @@ export interface WorkerOptions extends PgliteArtifacts {
  */
 export const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { pgdata, pgliteEntry, ...artifacts } = workerData;
+const { pgdata, pgliteEntry, niceness, ...artifacts } = workerData;
+// Below the event loop's priority (Linux sets it per thread): on a busy core /healthz still answers at once.
+if (process.platform === 'linux') try { require('node:os').setPriority(niceness); } catch {}
 const { PGlite } = require(pgliteEntry);
 
 // Messages that end a round trip: the answer must then end with ReadyForQuery ('Z').

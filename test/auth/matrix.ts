@@ -1,11 +1,13 @@
 // The authentication matrix: a table of routes, each run as (no credential, expired, wrong game, too-low level,
 // enough) with the exact status and error code. Other roles append their own tables and call describeMatrix().
+
 import Fastify, { type LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthBackend } from '../../src/auth/backend.js';
 import type { Level } from '../../src/auth/permissions.js';
 import { registerAuthRoutes } from '../../src/auth/routes.js';
+import { inline } from '../../src/compute/compute.js';
 import type { Context } from '../../src/context.js';
 import type { App, RoleRegistrar } from '../../src/http/app.js';
 import type { AuthRequirement, CredentialKind } from '../../src/http/authenticate.js';
@@ -306,6 +308,7 @@ export async function declaredRoutes(registrars: RoleRegistrar[]): Promise<Decla
     },
     clock: Date.now,
     log: app.log,
+    compute: inline,
   };
   for (const register of registrars) await register(app as unknown as App, ctx);
   await app.close();

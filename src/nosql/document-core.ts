@@ -1,0 +1,178 @@
+// The core of the document routes: one function per verb, from the request body to the answer. Each is a
+// task (compute/tasks.ts): it runs on the event loop when its input is small and on a compute thread when it
+// is large, with the same result. Inside, batches of large documents are again handed to a thread.
+import type pg from 'pg';
+import type { Compute } from '../compute/compute.js';
+import { parseJsonBody } from '../http/json-body.js';
+import { parsePipeline } from '../query/aggregate.js';
+import { parseFilter } from '../query/filter.js';
+import { parseFindOptions } from '../query/find-options.js';
+import { applyProjection, parseProjection } from '../query/projection.js';
+import { toWire } from '../query/values.js';
+import { aggregateDocuments } from './aggregate-documents.js';
+import { type CollectionEntry, requireActions } from './collections.js';
+import { insertDocuments, removeDocuments, saveDocument } from './documents.js';
+import { nosqlErrors } from './errors.js';
+import { indexNamesByPgName } from './indexes.js';
+import { countMatches, explainRead, parseStored, type ReadPlan, readTextBatches } from './read.js';
+import type { Scope } from './scope.js';
+import { updateDocuments } from './update-documents.js';
+import { checkNesting, flag, objectBody, readDocument, wireText, withId } from './wire.js';
+
+/** A request body: parsed on the event loop when small, or still its text when large (parsed where it runs). */
+export type BodyInput = { value: unknown } | { text: string };
+
+export interface DocumentOp {
+  scope: Scope;
+  body: BodyInput;
+  /** The request's clock reading (new ObjectIds, $currentDate). */
+  now: number;
+}
+
+export function bodyValue(body: BodyInput): unknown {
+  return 'text' in body ? parseJsonBody(body.text) : body.value;
+}
+
+/** Prior art's cap on a find or aggregate answer: the JSON text, in bytes. */
+export const RESPONSE_LIMIT = 4 * 1024 * 1024;
+
+const FIND_FIELDS = ['query', 'fields', 'sort', 'skip', 'limit'] as const;
+
+function readFind(raw: unknown): { fields: unknown; plan: ReadPlan } {
+  const options = parseFindOptions(objectBody(raw, FIND_FIELDS));
+  parseProjection(options.fields);
+  return {
+    fields: options.fields,
+    plan: { filter: options.filter, sort: options.sort, skip: options.skip, limit: options.limit },
+  };
+}
+
+const textLength = (texts: string[]) => texts.reduce((n, t) => n + t.length, 0);
+
+/**
+ * The JSON array of `batches`, at most RESPONSE_LIMIT bytes. The answer is built whole before it is sent, so
+ * that one past the limit (or a failure while reading) is a proper 400 or 503 and never a cut body. Reading
+ * stops at the limit, so an answer holds at most 4 MB in memory.
+ */
+async function arrayText(batches: AsyncIterable<string[]>): Promise<string> {
+  const parts: string[] = [];
+  let bytes = 2; // "[" and "]"
+  for await (const batch of batches) {
+    for (const text of batch) {
+      bytes += Buffer.byteLength(text) + (parts.length > 0 ? 1 : 0);
+      // Leaving the loop returns the generators, which ends the read.
+      if (bytes > RESPONSE_LIMIT) throw nosqlErrors.responseTooLarge(RESPONSE_LIMIT);
+      parts.push(text);
+    }
+  }
+  return `[${parts.join(',')}]`;
+}
+
+/** Stored documents as wire JSON, projected. */
+export function renderDocuments(input: { texts: string[]; fields: unknown }): string[] {
+  const projection = parseProjection(input.fields);
+  return input.texts.map((text) => {
+    const doc = parseStored(text);
+    return wireText(projection.kind === 'none' ? doc : applyProjection(doc, projection));
+  });
+}
+
+export async function findDocuments(op: DocumentOp, db: pg.Pool, compute: Compute): Promise<string> {
+  const { fields, plan } = readFind(bodyValue(op.body));
+  async function* rendered() {
+    for await (const texts of readTextBatches(db, op.scope, plan)) {
+      yield await compute.run('render', { texts, fields }, textLength(texts));
+    }
+  }
+  return arrayText(rendered());
+}
+
+export async function explainFind(op: DocumentOp, db: pg.Pool): Promise<unknown> {
+  const { plan } = readFind(bodyValue(op.body));
+  const pgPlan = await explainRead(db, op.scope, plan);
+  const names = await indexNamesByPgName(db, op.scope);
+  return { collection: op.scope.collection, indexesUsed: indexesIn(pgPlan, names), plan: pgPlan };
+}
+
+export async function countDocuments(op: DocumentOp, db: pg.Pool): Promise<number> {
+  const filter = parseFilter(objectBody(bodyValue(op.body), ['query']).query);
+  return countMatches(db, op.scope, filter);
+}
+
+/** Inserts an array of documents, or one; answers them as stored (with their _id) as JSON text. */
+export async function insertBody(op: DocumentOp, db: pg.Pool): Promise<string> {
+  const raw = bodyValue(op.body);
+  const list = Array.isArray(raw) ? raw : [raw];
+  if (list.length === 0) throw nosqlErrors.badBody('expected at least one document');
+  const docs = list.map((d, i) => withId(readDocument(d, `document ${i}`), () => op.now));
+  await insertDocuments(db, op.scope, docs);
+  return JSON.stringify(docs.map((d) => toWire(d)));
+}
+
+export async function saveBody(op: DocumentOp, db: pg.Pool): Promise<string> {
+  const doc = withId(readDocument(bodyValue(op.body), 'the document'), () => op.now);
+  await saveDocument(db, op.scope, doc);
+  return JSON.stringify(toWire(doc));
+}
+
+export interface UpdateAnswer {
+  matchedCount: number;
+  modifiedCount: number;
+  upsertedCount: number;
+  upsertedId: unknown;
+}
+
+/** `{query, update, multi, upsert}`; an upsert also needs the collection to allow INSERT. */
+export async function updateBody(
+  op: DocumentOp & { collection: CollectionEntry },
+  db: pg.Pool,
+  compute: Compute,
+): Promise<UpdateAnswer> {
+  const b = objectBody(bodyValue(op.body), ['query', 'update', 'multi', 'upsert']);
+  const upsert = flag(b, 'upsert');
+  if (upsert) requireActions(op.collection, op.scope.stage, 'INSERT');
+  if (b.update === undefined) throw nosqlErrors.badBody('update is required');
+  const request = { query: b.query, update: b.update, multi: flag(b, 'multi'), upsert };
+  const out = await updateDocuments(db, op.scope, request, op.now, compute);
+  return {
+    matchedCount: out.matchedCount,
+    modifiedCount: out.modifiedCount,
+    upsertedCount: out.upsertedId === undefined ? 0 : 1,
+    upsertedId: out.upsertedId === undefined ? null : toWire(out.upsertedId),
+  };
+}
+
+export async function removeBody(op: DocumentOp, db: pg.Pool): Promise<number> {
+  const b = objectBody(bodyValue(op.body), ['query']);
+  if (b.query === undefined)
+    throw nosqlErrors.badBody('query is required ({"query": {}} removes every document)');
+  if (b.query === null || typeof b.query !== 'object' || Array.isArray(b.query))
+    throw nosqlErrors.badBody('query must be an object');
+  return removeDocuments(db, op.scope, parseFilter(b.query));
+}
+
+export async function aggregateBody(op: DocumentOp, db: pg.Pool): Promise<string> {
+  const raw = bodyValue(op.body);
+  checkNesting(raw);
+  const stages = parsePipeline(raw);
+  async function* rendered() {
+    for await (const docs of aggregateDocuments(db, op.scope, stages)) yield docs.map((d) => wireText(d));
+  }
+  return arrayText(rendered());
+}
+
+/** API names of the indexes a plan uses, in plan order. */
+function indexesIn(plan: unknown, names: Map<string, string>): string[] {
+  const found = new Set<string>();
+  const walk = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (typeof node === 'object' && node !== null) {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'Index Name' && typeof value === 'string') found.add(names.get(value) ?? value);
+        else walk(value);
+      }
+    }
+  };
+  walk(plan);
+  return [...found];
+}
