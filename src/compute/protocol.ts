@@ -20,7 +20,6 @@ export type ToWorker =
   | { type: 'db'; id: number; ok: false; error: SentError };
 
 export type FromWorker =
-  | { type: 'ready' }
   | { type: 'done'; id: number; ok: true; output: unknown }
   | { type: 'done'; id: number; ok: false; error: SentError }
   | { type: 'db'; id: number; task: number; request: DbRequest };
