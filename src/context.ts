@@ -1,5 +1,6 @@
-// What every role's routes and services are built from: settings, the store, a clock and a logger.
+// What every role's routes and services are built from: settings, the store, a clock, a logger and the metrics.
 import type { FastifyBaseLogger } from 'fastify';
+import type { Metrics } from './metrics/metrics.js';
 import type { Settings } from './settings.js';
 import type { Store } from './store/db.js';
 
@@ -9,4 +10,6 @@ export interface Context {
   /** Epoch milliseconds; tests replace it to control time. */
   clock: () => number;
   log: FastifyBaseLogger;
+  /** This server's Prometheus registry and instruments (one per server: tests build several in one process). */
+  metrics: Metrics;
 }

@@ -13,6 +13,7 @@ import Fastify, {
 } from 'fastify';
 import type { Context } from '../context.js';
 import { errors, isPlaybaseError } from '../errors.js';
+import { registerMetrics } from '../metrics/routes.js';
 import {
   answerUnmetExpectations,
   clientErrorHandler,
@@ -122,6 +123,7 @@ export async function buildApp(
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  registerMetrics(app, fullCtx);
   registerHealthRoutes(app, options.ready);
   for (const register of options.registrars) await register(app, fullCtx);
   return { app, ctx: fullCtx };

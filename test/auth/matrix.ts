@@ -9,6 +9,7 @@ import { registerAuthRoutes } from '../../src/auth/routes.js';
 import type { Context } from '../../src/context.js';
 import type { App, RoleRegistrar } from '../../src/http/app.js';
 import type { AuthRequirement, CredentialKind } from '../../src/http/authenticate.js';
+import { createMetrics } from '../../src/metrics/metrics.js';
 import { loadSettings } from '../../src/settings.js';
 import { startTestServer } from '../harness.js';
 import { type Account, createMatrixFixture, type MatrixFixture, type Method } from './matrix-fixture.js';
@@ -306,6 +307,7 @@ export async function declaredRoutes(registrars: RoleRegistrar[]): Promise<Decla
     },
     clock: Date.now,
     log: app.log,
+    metrics: createMetrics(pool),
   };
   for (const register of registrars) await register(app as unknown as App, ctx);
   await app.close();
