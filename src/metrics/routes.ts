@@ -2,7 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
-import { metricsAccessCheck } from './access.js';
+import { isLoopbackAddress, metricsAccessCheck } from './access.js';
 import type { Metrics } from './metrics.js';
 
 declare module 'fastify' {
@@ -40,6 +40,23 @@ function timeRequest(metrics: Metrics, request: FastifyRequest, reply: FastifyRe
   done();
 }
 
+const ROUTE_OPTIONS = {
+  logLevel: 'warn',
+  // A scrape every few seconds would crowd the histogram with one route nobody calls for its answer.
+  config: { httpMetrics: false },
+  schema: {
+    tags: ['operations'],
+    summary:
+      'Prometheus metrics of this process (text format); Bearer PLAYBASE_METRICS_TOKEN, or loopback clients when unset (docs/metrics.md)',
+    response: {
+      200: {
+        description: 'The Prometheus text exposition format, version 0.0.4',
+        content: { 'text/plain': { schema: { type: 'string' } } },
+      },
+    },
+  },
+} as const;
+
 /**
  * The hooks are app-wide, added before any role's routes; the route answers on every role, since each process
  * has its own figures. It is public in the sense of the permission catalogue (no `auth` requirement, so the
@@ -49,29 +66,16 @@ export function registerMetrics(app: App, ctx: Context): void {
   const { metrics } = ctx;
   app.addHook('onRequest', (request, reply, done) => countInFlight(metrics, request, reply, done));
   app.addHook('onResponse', (request, reply, done) => timeRequest(metrics, request, reply, done));
-  const check = metricsAccessCheck(ctx.settings.metricsToken);
-  app.get(
-    '/metrics',
-    {
-      logLevel: 'warn',
-      // A scrape every few seconds would crowd the histogram with one route nobody calls for its answer.
-      config: { httpMetrics: false },
-      schema: {
-        tags: ['operations'],
-        summary:
-          'Prometheus metrics of this process (text format); Bearer PLAYBASE_METRICS_TOKEN, or loopback clients when unset (docs/metrics.md)',
-        response: {
-          200: {
-            description: 'The Prometheus text exposition format, version 0.0.4',
-            content: { 'text/plain': { schema: { type: 'string' } } },
-          },
-        },
-      },
-    },
-    async (request, reply) => {
-      check(request);
-      const text = await metrics.render();
-      return reply.type(metrics.contentType).send(text);
-    },
-  );
+  const { host, metricsToken } = ctx.settings;
+  const check = metricsAccessCheck(metricsToken);
+  if (metricsToken === undefined && host !== 'localhost' && !isLoopbackAddress(host)) {
+    ctx.log.info(
+      'GET /metrics answers loopback clients only: set PLAYBASE_METRICS_TOKEN to scrape from elsewhere',
+    );
+  }
+  app.get('/metrics', ROUTE_OPTIONS, async (request, reply) => {
+    check(request);
+    const text = await metrics.render();
+    return reply.type(metrics.contentType).send(text);
+  });
 }
