@@ -143,8 +143,6 @@ export interface PostResult {
   changes: BucketChange[];
 }
 
-const UNCHANGED: PostResult = Object.freeze({ written: 0, changes: [] as BucketChange[] });
-
 async function postToBoard(
   client: pg.PoolClient,
   gs: GameStage,
@@ -162,7 +160,7 @@ async function postToBoard(
       poster.values,
       (i) => lb.fields[i]?.event === poster.event,
     );
-    if (!result.changed) return UNCHANGED;
+    if (!result.changed) return { written: 0, changes: [] };
     // `when` is when the ranking values were reached: a tie goes to whoever got there first.
     const whenMs = row && !result.rankingChanged ? Number(row.when_ms) : poster.nowMs;
     const ord = entryOrder(valuesKey(lb.fields, result.next), whenMs, poster.playerId);
