@@ -14,6 +14,7 @@ import type { Context } from './context.js';
 import { errors } from './errors.js';
 import { type App, buildApp, type RoleRegistrar } from './http/app.js';
 import { registerPlatformLayers } from './http/platform.js';
+import { createMetrics } from './metrics/metrics.js';
 import { registerDataAndExports } from './nosql/data-and-exports.js';
 import { registerNosqlRoutes } from './nosql/routes.js';
 import { registerRuntimeRoutes } from './runtime/routes.js';
@@ -116,7 +117,7 @@ export async function createServer(settings: Settings, options: StartOptions = {
     const threads = settings.computeThreads > 0 ? new ComputePool(settings.computeThreads) : undefined;
     const compute = threads ? pooled(threads) : inline;
     const { app, ctx } = await buildApp(
-      { settings, store, clock: options.clock ?? Date.now, compute },
+      { settings, store, clock: options.clock ?? Date.now, compute, metrics: createMetrics(store.pool) },
       {
         registrars: [...registrarsFor(settings), ...(options.extraRegistrars ?? [])],
         ready,

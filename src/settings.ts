@@ -22,6 +22,8 @@ export interface Settings {
   redisUrl: string | undefined;
   /** PLAYBASE_SECRET_KEY: master key for sealed secrets (push credentials); unset → one generated in the database. */
   secretKey: string | undefined;
+  /** PLAYBASE_METRICS_TOKEN: GET /metrics then needs it as a bearer token; unset → loopback clients only. */
+  metricsToken: string | undefined;
   /** Prefix of every Redis key: processes sharing one Redis for different deployments (or tests) stay apart. */
   redisKeyPrefix: string;
   tlsCertFile: string | undefined;
@@ -178,6 +180,16 @@ function readSecretKey(env: Env): string | undefined {
   return raw;
 }
 
+function readMetricsToken(env: Env): string | undefined {
+  const raw = env.PLAYBASE_METRICS_TOKEN;
+  if (raw === undefined || raw === '') return undefined;
+  // RFC 6750's token characters, so that it travels as `Authorization: Bearer <token>` unchanged.
+  if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(raw))
+    throw new SettingsError('PLAYBASE_METRICS_TOKEN', 'may hold only letters, digits and -._~+/ (then =)');
+  if (raw.length < 16) throw new SettingsError('PLAYBASE_METRICS_TOKEN', 'must be at least 16 characters');
+  return raw;
+}
+
 function readPush(env: Env): Settings['push'] {
   const url = (name: string, fallback: string) => readUrl(env, name, ['https:']) ?? fallback;
   return {
@@ -273,6 +285,7 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
     databaseUrl: readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
     secretKey: readSecretKey(env),
+    metricsToken: readMetricsToken(env),
     redisKeyPrefix: env.PLAYBASE_REDIS_KEY_PREFIX?.trim() || 'playbase',
     tlsCertFile,
     tlsKeyFile,

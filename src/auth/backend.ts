@@ -81,6 +81,7 @@ export function createAuthBackend(ctx: Context, redis: Redis | undefined): AuthB
     perAddress: settings.limits.loginFailuresPerAddress,
     redis,
     keyPrefix: settings.redisKeyPrefix,
+    onThrottled: () => ctx.metrics.limitRefusals.inc({ limit: 'login' }),
   });
   // Where the control database is at hand, its answers are remembered until a trigger announces a write
   // (migration 0009); a split config server asks the auth server every time (spec rule 1).

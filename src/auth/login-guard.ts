@@ -22,6 +22,8 @@ export interface LoginGuardOptions {
   blockSeconds?: number;
   redis?: Redis | undefined;
   keyPrefix?: string;
+  /** Told of each login refused with 429 (metrics). */
+  onThrottled?: () => void;
 }
 
 function limiter(opts: LoginGuardOptions, name: string, points: number): RateLimiterAbstract {
@@ -53,7 +55,9 @@ export function createLoginGuard(opts: LoginGuardOptions): LoginGuard {
     async check(username, address) {
       const [a, b] = await Promise.all([accounts.get(username.toLowerCase()), addresses.get(address)]);
       const wait = retryAfter(a) ?? retryAfter(b);
-      if (wait !== undefined) throw loginThrottled(wait);
+      if (wait === undefined) return;
+      opts.onThrottled?.();
+      throw loginThrottled(wait);
     },
     async recordFailure(username, address) {
       // consume() rejects once over the limit; the block is what check() reads next time.

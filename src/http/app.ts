@@ -13,6 +13,7 @@ import Fastify, {
 } from 'fastify';
 import { OFFLOAD_BYTES } from '../compute/compute.js';
 import type { Context } from '../context.js';
+import { registerMetrics } from '../metrics/routes.js';
 import {
   answerUnmetExpectations,
   clientErrorHandler,
@@ -130,6 +131,7 @@ export async function buildApp(
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  registerMetrics(app, fullCtx);
   registerHealthRoutes(app, options.ready);
   for (const register of options.registrars) await register(app, fullCtx);
   return { app, ctx: fullCtx };

@@ -7,6 +7,7 @@ import {
   createLimitHooks,
   createRedisClient,
   isConfigWriteMethod,
+  type RefusingLimit,
   type RequestClass,
   registerLimitHooks,
 } from '../limits/index.js';
@@ -69,7 +70,8 @@ export function registerPlatformLayers(app: App, ctx: Context): AuthBackend {
   });
   // Declared on every request from the start, so that setting it does not give requests a second shape.
   app.decorateRequest('playbaseAuth', null);
-  registerLimitHooks(app, createLimitHooks(limiters, { classify: classifyRequest }));
+  const onRefused = (limit: RefusingLimit) => ctx.metrics.limitRefusals.inc({ limit });
+  registerLimitHooks(app, createLimitHooks(limiters, { classify: classifyRequest, onRefused }));
   app.addHook('onClose', async () => {
     await limiters.close();
     await backend.close();

@@ -2,7 +2,7 @@
 import { request as httpRequest } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isConfigWriteMethod, limitsPlugin, type RequestClass } from './hook.js';
+import { isConfigWriteMethod, limitsPlugin, type RefusingLimit, type RequestClass } from './hook.js';
 import { createLimiters, type LimitersOptions } from './limiters.js';
 
 const silent = { warn() {}, info() {} };
@@ -37,7 +37,11 @@ afterEach(async () => {
   await Promise.all(apps.splice(0).map((app) => app.close()));
 });
 
-async function buildApp(overrides: Partial<LimitersOptions>, routes: (app: FastifyInstance) => void) {
+async function buildApp(
+  overrides: Partial<LimitersOptions>,
+  routes: (app: FastifyInstance) => void,
+  onRefused?: (limit: RefusingLimit) => void,
+) {
   const limiters = createLimiters({
     keyPrefix: 'hook',
     perUserPerMinute: 300,
@@ -50,7 +54,7 @@ async function buildApp(overrides: Partial<LimitersOptions>, routes: (app: Fasti
   const app = Fastify();
   apps.push(app);
   app.addHook('onClose', async () => limiters.close());
-  await app.register(limitsPlugin(limiters, { classify }));
+  await app.register(limitsPlugin(limiters, { classify, ...(onRefused ? { onRefused } : {}) }));
   // Routes in a child context: the plugin's hooks must reach them (skip-override).
   await app.register(async (child) => routes(child));
   await app.ready();
@@ -222,5 +226,53 @@ describe('limits hooks', () => {
       after = await quick();
     }
     expect(after.statusCode).toBe(200);
+  });
+
+  it('each 429 of a rate → onRefused told its counter (user, game, runtime); an allowed request tells nothing', async () => {
+    const refused: RefusingLimit[] = [];
+    const limits = { perUserPerMinute: 1, perGamePerMinute: 2, runtimePerGamePerSecond: 1 };
+    const app = await buildApp(
+      limits,
+      (child) => {
+        child.get('/game/:game/things', async () => ({ ok: true }));
+        child.get('/runtime/:game', async () => ({ ok: true }));
+      },
+      (limit) => refused.push(limit),
+    );
+    const get = (url: string, user?: string) =>
+      app.inject({ method: 'GET', url, headers: user ? asUser(user) : {} });
+    expect((await get('/game/g1/things', 'alice')).statusCode).toBe(200);
+    expect(refused).toEqual([]);
+    expect((await get('/game/g1/things', 'alice')).statusCode).toBe(429);
+    expect((await get('/game/g1/things', 'bob')).statusCode).toBe(200);
+    expect((await get('/game/g1/things', 'carol')).statusCode).toBe(429);
+    expect((await get('/runtime/g2')).statusCode).toBe(200);
+    expect((await get('/runtime/g2')).statusCode).toBe(429);
+    expect(refused).toEqual(['user', 'game', 'runtime']);
+  });
+
+  it('a config write refused for want of a slot → onRefused told config_writes', async () => {
+    const refused: RefusingLimit[] = [];
+    const slow = gate();
+    let entered = 0;
+    const app = await buildApp(
+      { concurrentConfigWrites: 1 },
+      (child) => {
+        child.post('/game/:game/config/events', async () => {
+          entered++;
+          await slow.opened;
+          return { ok: true };
+        });
+      },
+      (limit) => refused.push(limit),
+    );
+    const write = () =>
+      app.inject({ method: 'POST', url: '/game/g1/config/events', headers: asUser('u'), payload: {} });
+    const held = write();
+    await waitFor(() => entered === 1);
+    expect((await write()).statusCode).toBe(429);
+    slow.open();
+    expect((await held).statusCode).toBe(200);
+    expect(refused).toEqual(['config_writes']);
   });
 });

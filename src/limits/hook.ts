@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { formatRateLimitHeaders, rateLimited, tooManyConcurrent } from './errors.js';
 import type { Limiters } from './limiters.js';
-import type { RateResult, ReleaseSlot } from './types.js';
+import type { RateResult, RateScope, ReleaseSlot } from './types.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -23,8 +23,13 @@ export interface RequestClass {
   configWrite: boolean;
 }
 
+/** The limit that refused a request: a rate counter, or the concurrent configuration writes. */
+export type RefusingLimit = Exclude<RateScope, 'none'> | 'config_writes';
+
 export interface LimitsHookOptions {
   classify(request: FastifyRequest): RequestClass;
+  /** Told of each 429 the hooks answer (metrics). */
+  onRefused?(limit: RefusingLimit): void;
 }
 
 export interface LimitHooks {
@@ -70,7 +75,9 @@ export function createLimitHooks(limiters: Limiters, options: LimitsHookOptions)
     }
     if (!result || result.scope === 'none') return;
     reply.headers(formatRateLimitHeaders(result));
-    if (!result.allowed) throw rateLimited(result);
+    if (result.allowed) return;
+    options.onRefused?.(result.scope as RefusingLimit);
+    throw rateLimited(result);
   }
 
   async function holdSlot(request: FastifyRequest, reply: FastifyReply, user: string, game: string) {
@@ -83,7 +90,10 @@ export function createLimitHooks(limiters: Limiters, options: LimitsHookOptions)
     } finally {
       waiting.delete(request);
     }
-    if (release === null) throw tooManyConcurrent(limiters.concurrentConfigWrites);
+    if (release === null) {
+      options.onRefused?.('config_writes');
+      throw tooManyConcurrent(limiters.concurrentConfigWrites);
+    }
     if (ended.has(request) || reply.raw.destroyed) {
       await release();
       return;

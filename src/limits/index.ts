@@ -6,6 +6,7 @@ export {
   type LimitHooks,
   type LimitsHookOptions,
   limitsPlugin,
+  type RefusingLimit,
   type RequestClass,
   registerLimitHooks,
 } from './hook.js';

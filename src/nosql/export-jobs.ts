@@ -113,13 +113,30 @@ export function createExportJobs(ctx: Context): ExportJobs {
     return { url, expiresAt, count: written.lines, bytes: written.bytes };
   }
 
+  /** runOnce, counted: one job of the metrics per file written (or failed), shared calls not counted again. */
+  async function runMeasured(kind: ExportKind, game: string, stage: Stage, logger: ExportLogger) {
+    const { exportDuration, exportsRunning } = ctx.metrics;
+    const end = exportDuration.startTimer({ kind });
+    exportsRunning.inc({ kind });
+    try {
+      const result = await runOnce(kind, game, stage, logger);
+      end({ outcome: 'succeeded' });
+      return result;
+    } catch (e) {
+      end({ outcome: 'failed' });
+      throw e;
+    } finally {
+      exportsRunning.dec({ kind });
+    }
+  }
+
   return {
     run(kind, game, stage, logger) {
       // A second click while an export runs gets the same file instead of a second full read of the game.
       const key = `${kind}\n${game}\n${stage}`;
       const existing = running.get(key);
       if (existing) return existing;
-      const job = runOnce(kind, game, stage, logger).finally(() => running.delete(key));
+      const job = runMeasured(kind, game, stage, logger).finally(() => running.delete(key));
       running.set(key, job);
       return job;
     },

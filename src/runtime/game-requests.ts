@@ -37,13 +37,14 @@ export async function logEvent(input: RequestInput): Promise<Answer> {
   const read = readEventAttributes(plan.attributes, input.body);
   if ('errors' in read) return { error: read.errors };
   const { player } = acting;
-  await applyEvent(input.env.pool, input.gs, {
+  const written = await applyEvent(input.env.pool, input.gs, {
     plan,
     values: read.values,
     playerId: player.id,
     userName: shownName(player.doc),
     nowMs: input.env.clock(),
   });
+  if (written > 0) input.env.metrics.leaderboardWrites.inc({ stage: input.gs.stage }, written);
   return {};
 }
 

@@ -137,13 +137,19 @@ async function writeEntry(
   return rowCount === 1;
 }
 
+/** What a post did: entries written (created or changed), and the rank bucket changes to apply. */
+export interface PostResult {
+  written: number;
+  changes: BucketChange[];
+}
+
 async function postToBoard(
   client: pg.PoolClient,
   gs: GameStage,
   lb: LeaderboardPlan,
   partition: Partition,
   poster: Poster,
-): Promise<BucketChange[]> {
+): Promise<PostResult> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const found = await lockBoardEntry(client, gs, lb, partition, poster);
     const boardId = found?.boardId ?? (await openBoard(client, gs, lb, partition, poster.nowMs));
@@ -154,32 +160,34 @@ async function postToBoard(
       poster.values,
       (i) => lb.fields[i]?.event === poster.event,
     );
-    if (!result.changed) return [];
+    if (!result.changed) return { written: 0, changes: [] };
     // `when` is when the ranking values were reached: a tie goes to whoever got there first.
     const whenMs = row && !result.rankingChanged ? Number(row.when_ms) : poster.nowMs;
     const ord = entryOrder(valuesKey(lb.fields, result.next), whenMs, poster.playerId);
     const docId = row?.doc_id ?? new ObjectId().toHexString();
     const entry = { insert: !row, boardId, ord, values: result.next, whenMs, docId };
     if (!(await writeEntry(client, gs, lb, partition, poster, entry))) continue;
-    if (!row) return [{ boardId, key: ord, delta: 1 }];
-    if (row.ord.equals(ord)) return [];
-    return [
+    if (!row) return { written: 1, changes: [{ boardId, key: ord, delta: 1 }] };
+    if (row.ord.equals(ord)) return { written: 1, changes: [] };
+    const changes: BucketChange[] = [
       { boardId, key: row.ord, delta: -1 },
       { boardId, key: ord, delta: 1 },
     ];
+    return { written: 1, changes };
   }
   throw new Error(`leaderboard ${boardShortCode(lb, partition)}: entry neither readable nor insertable`);
 }
 
-/** Posts to the whole leaderboard and to the event's partition of it; answers the bucket changes to apply. */
+/** Posts to the whole leaderboard and to the event's partition of it. */
 export async function postToLeaderboard(
   client: pg.PoolClient,
   gs: GameStage,
   lb: LeaderboardPlan,
   poster: Poster,
-): Promise<BucketChange[]> {
+): Promise<PostResult> {
   const partition = partitionOf(lb, poster.values);
-  const changes = await postToBoard(client, gs, lb, WHOLE, poster);
-  if (partition) changes.push(...(await postToBoard(client, gs, lb, partition, poster)));
-  return changes;
+  const whole = await postToBoard(client, gs, lb, WHOLE, poster);
+  if (!partition) return whole;
+  const part = await postToBoard(client, gs, lb, partition, poster);
+  return { written: whole.written + part.written, changes: [...whole.changes, ...part.changes] };
 }

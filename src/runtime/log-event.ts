@@ -35,19 +35,22 @@ export interface LoggedEvent {
 /**
  * Running totals first, then leaderboard entries, then the shared rank buckets in one global order: per-player
  * rows are locked before shared ones, so concurrent events wait for each other at most, never in a cycle.
+ * Answers the leaderboard entries the committed transaction wrote (a partitioned board's entry counts twice: the
+ * whole board's and the partition's).
  */
 export async function applyEvent(
   pool: pg.Pool,
   gs: GameStage,
   e: LoggedEvent,
   bucketSize?: number,
-): Promise<void> {
-  await withRetry(() =>
+): Promise<number> {
+  return withRetry(() =>
     withTransaction(pool, async (client) => {
       for (const rt of e.plan.runningTotals) {
         await updateRunningTotal(client, gs, rt, e.playerId, e.values, e.nowMs);
       }
       const changes: BucketChange[] = [];
+      let written = 0;
       const poster = {
         playerId: e.playerId,
         userName: e.userName,
@@ -55,9 +58,13 @@ export async function applyEvent(
         values: e.values,
         nowMs: e.nowMs,
       };
-      for (const lb of e.plan.leaderboards)
-        changes.push(...(await postToLeaderboard(client, gs, lb, poster)));
+      for (const lb of e.plan.leaderboards) {
+        const posted = await postToLeaderboard(client, gs, lb, poster);
+        written += posted.written;
+        changes.push(...posted.changes);
+      }
       await applyBucketChanges(client, changes, bucketSize);
+      return written;
     }),
   );
 }

@@ -1,5 +1,6 @@
 // What every request handler shares: its environment, its input, its answer, and readers of request fields.
 import type pg from 'pg';
+import type { Metrics } from '../metrics/metrics.js';
 import type { ConfigCache } from './config-cache.js';
 import type { GameStage, Stage } from './doc-store.js';
 import type { FieldErrors } from './event-attributes.js';
@@ -12,6 +13,7 @@ export interface RuntimeEnv {
   clock: () => number;
   configs: ConfigCache;
   lockout: LockoutPolicy;
+  metrics: Pick<Metrics, 'runtimeRequests' | 'leaderboardWrites'>;
 }
 
 export interface RequestInput {

@@ -2,7 +2,7 @@
 //
 // The credential is checked in the route's onRequest hook, before the body is read and before the limits
 // layer counts the request: the game it names is what the runtime fair-use limit is counted against.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
@@ -68,6 +68,19 @@ function bodyObject(body: unknown, requestName: string): Record<string, unknown>
   return body as Record<string, unknown>;
 }
 
+// Requests whose answer carried an `error` object (HTTP 200, as the platform answers them), for the metrics.
+const answeredWithError = new WeakSet<FastifyRequest>();
+
+/** Counts every runtime call once it is answered, refusals (bad credential, 429, bad body) included. */
+function countRequest(env: RuntimeEnv, request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  const { requestName } = request.params as { requestName?: string };
+  const known = requestName !== undefined && Object.hasOwn(REQUESTS, requestName);
+  const outcome = reply.statusCode >= 400 ? 'failed' : answeredWithError.has(request) ? 'error' : 'ok';
+  // Only the known names are labels: a label per name a caller makes up would grow without bound.
+  env.metrics.runtimeRequests.inc({ request: known ? requestName : 'unknown', stage: env.stage, outcome });
+  done();
+}
+
 function registerStage(app: App, env: RuntimeEnv, credentials: CredentialCache): void {
   const checkCredential = async (request: FastifyRequest) => {
     const { credential, secret } = request.params as { credential: string; secret: string };
@@ -80,6 +93,7 @@ function registerStage(app: App, env: RuntimeEnv, credentials: CredentialCache):
     {
       bodyLimit: RUNTIME_BODY_LIMIT,
       onRequest: checkCredential,
+      onResponse: (request, reply, done) => countRequest(env, request, reply, done),
       schema: {
         tags: ['runtime'],
         summary:
@@ -96,6 +110,7 @@ function registerStage(app: App, env: RuntimeEnv, credentials: CredentialCache):
       const body = bodyObject(request.body, requestName);
       const gs = { game: request.runtimeGame as string, stage: env.stage };
       const answer = await known.handler({ env, gs, body });
+      if ('error' in answer) answeredWithError.add(request);
       const requestId = body.requestId;
       return { '@class': known.answer, ...answer, ...(requestId === undefined ? {} : { requestId }) };
     },
@@ -118,6 +133,7 @@ export async function registerRuntimeRoutes(
       clock: ctx.clock,
       configs,
       lockout: options.lockout ?? DEFAULT_LOCKOUT,
+      metrics: ctx.metrics,
     };
     await app.register(async (scope) => registerStage(scope as App, env, credentials), {
       prefix: `/${stage}`,

@@ -11,6 +11,7 @@ import { inline } from '../../src/compute/compute.js';
 import type { Context } from '../../src/context.js';
 import type { App, RoleRegistrar } from '../../src/http/app.js';
 import type { AuthRequirement, CredentialKind } from '../../src/http/authenticate.js';
+import { createMetrics } from '../../src/metrics/metrics.js';
 import { loadSettings } from '../../src/settings.js';
 import { startTestServer } from '../harness.js';
 import { type Account, createMatrixFixture, type MatrixFixture, type Method } from './matrix-fixture.js';
@@ -309,6 +310,7 @@ export async function declaredRoutes(registrars: RoleRegistrar[]): Promise<Decla
     clock: Date.now,
     log: app.log,
     compute: inline,
+    metrics: createMetrics(pool),
   };
   for (const register of registrars) await register(app as unknown as App, ctx);
   await app.close();
