@@ -32,6 +32,8 @@ export interface Settings {
   authUrl: string;
   clusters: Record<string, ClusterSettings>;
   logLevel: string;
+  /** LOG_FORMAT: readable lines (pino-pretty) or JSON; unset → readable when standard output is a terminal. */
+  logFormat: LogFormat;
   shutdownGraceMs: number;
   statementTimeoutMs: number;
   /** Connections of the PostgreSQL pool (PGlite has one). */
@@ -75,6 +77,9 @@ export interface Settings {
     signingKey: string | undefined;
   };
 }
+
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export class SettingsError extends Error {
   constructor(
@@ -168,6 +173,14 @@ function readClusters(env: Env, publicUrl: string): Record<string, ClusterSettin
   return clusters;
 }
 
+function readLogFormat(env: Env, terminal: boolean): LogFormat {
+  const raw = env.LOG_FORMAT?.trim() ?? '';
+  if (raw === '') return terminal ? 'pretty' : 'json';
+  if (!(LOG_FORMATS as readonly string[]).includes(raw))
+    throw new SettingsError('LOG_FORMAT', `expected ${LOG_FORMATS.join(' or ')}, got "${raw}"`);
+  return raw as LogFormat;
+}
+
 function readSecretKey(env: Env): string | undefined {
   const raw = env.PLAYBASE_SECRET_KEY;
   if (raw === undefined || raw === '') return undefined;
@@ -230,8 +243,15 @@ function readHttp(env: Env): Settings['http'] {
   };
 }
 
-/** Reads and validates every setting; throws SettingsError naming the variable on the first bad one. */
-export function loadSettings(env: Env = process.env, cwd = process.cwd()): Settings {
+/**
+ * Reads and validates every setting; throws SettingsError naming the variable on the first bad one. `terminal`
+ * tells whether standard output is a terminal (the default log format depends on it).
+ */
+export function loadSettings(
+  env: Env = process.env,
+  cwd = process.cwd(),
+  terminal = process.stdout.isTTY === true,
+): Settings {
   const port = readInt(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST?.trim() || '127.0.0.1';
   const tlsCertFile = env.TLS_CERT_FILE || undefined;
@@ -279,6 +299,7 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
     authUrl,
     clusters: readClusters(env, publicUrl),
     logLevel,
+    logFormat: readLogFormat(env, terminal),
     shutdownGraceMs: readInt(env, 'PLAYBASE_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     statementTimeoutMs: readInt(env, 'PLAYBASE_STATEMENT_TIMEOUT_MS', 10_000, 100, 3_600_000),
     databasePoolSize: readInt(env, 'PLAYBASE_DATABASE_POOL_SIZE', 10, 1, 1000),

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeKind, TEST_DATABASE_URL } from '../harness.js';
 import { freePort, sharedPostgres, waitReady } from '../processes.js';
@@ -243,6 +244,37 @@ describe('the production build', () => {
         killTree(p);
       }
       await startsAgainOn(dataDir, join(out, 'main.js'));
+    },
+    180_000,
+  );
+
+  it.skipIf(storeKind === 'postgres')(
+    'npm start with a terminal as standard output (script(1)) → readable log lines, no JSON',
+    async () => {
+      const dataDir = freshDir();
+      const port = String(await freePort());
+      const p = start('script', ['-qec', 'npm start', '/dev/null'], {
+        PORT: port,
+        PLAYBASE_DATA_DIR: dataDir,
+      });
+      try {
+        await ready(p, 90_000);
+        const server = descendants(p.child.pid!).find((pid) =>
+          readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('src/main.ts'),
+        );
+        expect(server).toBeDefined();
+        process.kill(server!, 'SIGTERM');
+        expect((await p.exited).code).toBe(0);
+        // pino-pretty colours the level on a terminal.
+        const lines = stripVTControlCharacters(p.output()).split(/\r?\n/);
+        expect(
+          lines.filter((l) => /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: serving plain HTTP/.test(l)),
+        ).toHaveLength(1);
+        expect(lines.filter((l) => /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: stopped/.test(l))).toHaveLength(1);
+        expect(lines.filter((l) => l.startsWith('{'))).toEqual([]);
+      } finally {
+        killTree(p);
+      }
     },
     180_000,
   );
