@@ -35,6 +35,8 @@ export interface Settings {
   authUrl: string;
   clusters: Record<string, ClusterSettings>;
   logLevel: string;
+  /** LOG_FORMAT: readable lines (pino-pretty) or JSON; unset → readable when standard output is a terminal. */
+  logFormat: LogFormat;
   shutdownGraceMs: number;
   statementTimeoutMs: number;
   /** Compute threads for large inputs (compute/); 0 runs everything on the event loop. */
@@ -80,6 +82,9 @@ export interface Settings {
     signingKey: string | undefined;
   };
 }
+
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export class SettingsError extends Error {
   constructor(
@@ -173,6 +178,14 @@ function readClusters(env: Env, publicUrl: string): Record<string, ClusterSettin
   return clusters;
 }
 
+function readLogFormat(env: Env, terminal: boolean): LogFormat {
+  const raw = env.LOG_FORMAT?.trim() ?? '';
+  if (raw === '') return terminal ? 'pretty' : 'json';
+  if (!(LOG_FORMATS as readonly string[]).includes(raw))
+    throw new SettingsError('LOG_FORMAT', `expected ${LOG_FORMATS.join(' or ')}, got "${raw}"`);
+  return raw as LogFormat;
+}
+
 function readSecretKey(env: Env): string | undefined {
   const raw = env.PLAYBASE_SECRET_KEY;
   if (raw === undefined || raw === '') return undefined;
@@ -245,8 +258,15 @@ function readHttp(env: Env): Settings['http'] {
   };
 }
 
-/** Reads and validates every setting; throws SettingsError naming the variable on the first bad one. */
-export function loadSettings(env: Env = process.env, cwd = process.cwd()): Settings {
+/**
+ * Reads and validates every setting; throws SettingsError naming the variable on the first bad one. `terminal`
+ * tells whether standard output is a terminal (the default log format depends on it).
+ */
+export function loadSettings(
+  env: Env = process.env,
+  cwd = process.cwd(),
+  terminal = process.stdout.isTTY === true,
+): Settings {
   const port = readInt(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST?.trim() || '127.0.0.1';
   const tlsCertFile = env.TLS_CERT_FILE || undefined;
@@ -295,6 +315,7 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
     authUrl,
     clusters: readClusters(env, publicUrl),
     logLevel,
+    logFormat: readLogFormat(env, terminal),
     shutdownGraceMs: readInt(env, 'PLAYBASE_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     statementTimeoutMs: readInt(env, 'PLAYBASE_STATEMENT_TIMEOUT_MS', 10_000, 100, 3_600_000),
     // One per core but one (the event loop's), at least two so one long task never queues the next.

@@ -26,7 +26,7 @@ import {
 import { handleError, handleNotFound } from './error-handler.js';
 import { registerHealthRoutes } from './health.js';
 import { JsonText, parseJsonBody } from './json-body.js';
-import { loggerOptions } from './log.js';
+import { createLogger } from './log.js';
 import { generateRequestId } from './request-id.js';
 
 // The HTTPS variant differs only in its raw server type; routes never touch the raw server.
@@ -78,9 +78,7 @@ export async function buildApp(
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
-    ...(options.logger
-      ? { loggerInstance: options.logger }
-      : { logger: loggerOptions(ctx.settings.logLevel) }),
+    loggerInstance: options.logger ?? createLogger(ctx.settings.logLevel, ctx.settings.logFormat),
   };
   if (options.https) serverOptions.https = { ...options.https, ...nodeServerOptions(http) };
   const app = Fastify(

@@ -1,6 +1,8 @@
 // Logger options: secrets (passwords, tokens, JWTs) never reach a log line, not even inside a logged URL.
 import type { FastifyRequest } from 'fastify';
-import type { LoggerOptions } from 'pino';
+import { type Logger, type LoggerOptions, pino } from 'pino';
+import { PinoPretty } from 'pino-pretty';
+import type { LogFormat } from '../settings.js';
 
 // A query parameter is a credential when its name, decoded as the query parser decodes it (`+` a space, %XX its
 // byte), lower-cased and without spaces, `_` and `-`, holds one of these: `X%2DSVCAccessToken` is matched too.
@@ -72,4 +74,24 @@ export function loggerOptions(level: string): LoggerOptions {
       },
     },
   };
+}
+
+/**
+ * The process's logger: JSON lines, or readable lines through pino-pretty. Redaction and the serializers run in
+ * pino before either format sees a line, so both print the same redacted content. Readable lines are written
+ * synchronously: they are for a person at a terminal, and none may be lost when the process exits.
+ */
+export function createLogger(level: string, format: LogFormat, destination?: NodeJS.WritableStream): Logger {
+  const options = loggerOptions(level);
+  if (format === 'json') return destination ? pino(options, destination) : pino(options);
+  const pretty = PinoPretty({
+    destination: destination ?? 1,
+    sync: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    // One line per entry: a request's two entries stay two lines instead of a dozen.
+    singleLine: true,
+    ...(destination ? { colorize: false } : {}),
+  });
+  return pino(options, pretty);
 }

@@ -43,6 +43,13 @@ describe('settings', () => {
     });
   });
 
+  it('LOG_FORMAT unset → readable lines on a terminal, JSON otherwise; set → used either way', () => {
+    expect(loadSettings({}, '/srv', true).logFormat).toBe('pretty');
+    expect(loadSettings({}, '/srv', false).logFormat).toBe('json');
+    expect(loadSettings({ LOG_FORMAT: 'json' }, '/srv', true).logFormat).toBe('json');
+    expect(loadSettings({ LOG_FORMAT: 'pretty' }, '/srv', false).logFormat).toBe('pretty');
+  });
+
   it('TLS files set → public URL derived as https', () => {
     const s = loadSettings({ TLS_CERT_FILE: '/c.pem', TLS_KEY_FILE: '/k.pem', PORT: '8443' }, '/srv');
     expect(s.publicUrl).toBe('https://127.0.0.1:8443');
@@ -74,6 +81,8 @@ describe('settings', () => {
     [{ PLAYBASE_LIMIT_USER_PER_MINUTE: '1.5' }, 'PLAYBASE_LIMIT_USER_PER_MINUTE'],
     [{ PLAYBASE_LIMIT_SLOT_TTL_MS: '0' }, 'PLAYBASE_LIMIT_SLOT_TTL_MS'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ LOG_FORMAT: 'text' }, 'LOG_FORMAT'],
+    [{ LOG_FORMAT: 'JSON' }, 'LOG_FORMAT'],
     [{ PLAYBASE_DATABASE_POOL_SIZE: '0' }, 'PLAYBASE_DATABASE_POOL_SIZE'],
   ])('bad value %j → error naming %s', (env, variable) => {
     const e = failure(env as Record<string, string>);

@@ -9,7 +9,7 @@ import {
   type LoopbackTls,
   startApnsPeer,
   startSilentPeer,
-} from './test-peers.js';
+} from './test-peers.test-util.js';
 
 const GOOD = 'a'.repeat(64);
 const BAD = 'b'.repeat(64);

@@ -9,7 +9,7 @@ import {
   type LoopbackTls,
   startFcmPeer,
   startSilentPeer,
-} from './test-peers.js';
+} from './test-peers.test-util.js';
 
 const GOOD = 'good-registration-token';
 const UNREGISTERED = 'unregistered-registration-token';

@@ -5,7 +5,13 @@ import { PlaybaseError } from '../../errors.js';
 import type { PushCredentials } from './credentials.js';
 import { createPushTokenCache } from './push-types.js';
 import { type PushSettings, pushTestAnswerSchema, sendTestPush } from './send-test.js';
-import { type ApnsPeer, createLoopbackTls, type FcmPeer, startApnsPeer, startFcmPeer } from './test-peers.js';
+import {
+  type ApnsPeer,
+  createLoopbackTls,
+  type FcmPeer,
+  startApnsPeer,
+  startFcmPeer,
+} from './test-peers.test-util.js';
 
 const APNS_TOKEN = 'c'.repeat(64);
 const FCM_TOKEN = 'fcm-good-token';
