@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
 
-/** Test code by name: `*.test.ts` files and helpers they share, `*.test-util.ts`. */
-const isTestFile = (name) => /\.test(-util)?\.[cm]?[jt]s$/.test(name);
+/** Test code by name: `*.test.ts` files and helpers they share, `*.test-util.ts`; development-only `*.dev.ts`. */
+const isTestFile = (name) => /\.(test(-util)?|dev)\.[cm]?[jt]s$/.test(name);
 
 function outDir(argv) {
   const at = argv.indexOf('--out-dir');

@@ -2,8 +2,6 @@
 // (issue 20: a 4 MB update once froze /healthz for seconds). A task is a pure function of its input, plus the
 // statements it sends back through this thread's pool. The event loop keeps the connections and the HTTP
 // server; a thread holds a task's documents, parses them, applies the update, builds the answer.
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
 import { receiveError, sendError } from './errors.js';
@@ -23,23 +21,17 @@ interface Thread {
   inFlight: number;
 }
 
-/** The worker's entry: its compiled .js beside this file, or the TypeScript source run through tsx. */
+/**
+ * A build runs `worker.js` beside this file. The sources (`npm start`, tests) have no such file: there a
+ * development-only module, left out of builds, starts the TypeScript entry.
+ */
+const fromSource: { startSourceWorker(entry: URL): Worker } | undefined = import.meta.url.endsWith('.ts')
+  ? await import(new URL('./source-worker.dev.ts', import.meta.url).href)
+  : undefined;
+
 function startWorker(): Worker {
-  const here = import.meta.url;
-  if (here.endsWith('.js')) return new Worker(new URL('./worker.js', here));
-  // Development and tests run the sources: tsx compiles the worker's modules as the main thread's were.
-  // (`execArgv: ['--import', 'tsx']` does not reach a worker's entry on Node 20, so the entry loads it.)
-  const entry = new URL('./worker.ts', here).href;
-  // tsx's ESM entry (require() would resolve its CommonJS one, which cannot start the loader from here).
-  const api = pathToFileURL(
-    createRequire(here)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  ).href;
-  const source = `
-    import(${JSON.stringify(api)})
-      .then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}));`;
-  return new Worker(source, { eval: true });
+  if (fromSource) return fromSource.startSourceWorker(new URL('./worker.ts', import.meta.url));
+  return new Worker(new URL('./worker.js', import.meta.url));
 }
 
 export class ComputePool {
