@@ -86,7 +86,7 @@ async function importBody(
   } catch (e) {
     // The rest of the body is never read: the connection ends with the answer.
     if (!(raw as { complete?: boolean }).complete) reply.header('connection', 'close');
-    throw asBodyError(e);
+    throw asBodyError(e, body.received());
   } finally {
     clearTimeout(timer);
     // An import that failed before reading every line leaves the rest unread: stop piping it.

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { startTestServer, type TestServer } from '../harness.js';
+import { basic, startTestServer, type TestServer } from '../harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read answers field by field
 export type Json = any;
@@ -99,9 +99,22 @@ export interface ImportWorld {
   call(method: string, url: string, headers: Headers, body?: unknown): Promise<LightMyRequestResponse>;
   /** A game of the administrator with IMPORT_CONFIG; its apiKey and the server credential's secret. */
   newGame(name: string): Promise<{ apiKey: string; secret: string }>;
-  jwt(apiKey: string): Promise<Headers>;
+  /** A JWT of the game: the administrator's, or (with `group`) a new collaborator's in that default group. */
+  jwt(apiKey: string, group?: string, query?: string): Promise<Headers>;
+  /** `POST /{stage}/restv2/game/{apiKey}/{kind}/import` with the body as given. */
+  post(
+    kind: 'mongo' | 'data',
+    apiKey: string,
+    as: Headers,
+    body: Buffer | string | undefined,
+    contentType?: string,
+    stage?: 'live' | 'preview',
+  ): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
+
+const PASSWORD = 'import-password-1';
+let collaborators = 0;
 
 export async function startImportWorld(env: Record<string, string> = {}): Promise<ImportWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), 'playbase-import-test-'));
@@ -132,10 +145,28 @@ export async function startImportWorld(env: Record<string, string> = {}): Promis
       const { secret } = await must(call('POST', reset, admin), 'secret');
       return { apiKey, secret };
     },
-    async jwt(apiKey) {
-      const body = await must(call('GET', `/restv2/auth/game/${apiKey}/jwt`, admin), 'jwt');
+    async jwt(apiKey, group, query = '') {
+      let as: Headers = admin;
+      if (group) {
+        const username = `import${++collaborators}-${process.pid}@import.test`;
+        await must(
+          call('POST', '/restv2/auth/users', admin, { username, password: PASSWORD, country: 'GB' }),
+          'user',
+        );
+        const body = { email: username, groupNames: [group] };
+        await must(call('POST', `/restv2/auth/game/${apiKey}/collaborators`, admin, body), 'collaborator');
+        as = { authorization: basic(username, PASSWORD) };
+      }
+      const body = await must(call('GET', `/restv2/auth/game/${apiKey}/jwt${query}`, as), 'jwt');
       return { 'x-svc-jwt': body['X-SVC-JWT'] };
     },
+    post: (kind, apiKey, as, body, contentType, stage = 'preview') =>
+      server.app.inject({
+        method: 'POST',
+        url: `/${stage}/restv2/game/${apiKey}/${kind}/import`,
+        headers: contentType === undefined ? as : { ...as, 'content-type': contentType },
+        ...(body === undefined ? {} : { payload: body }),
+      }),
     async close() {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -32,12 +32,14 @@ function byteLimit(max: number): Transform & { seen(): number } {
   return Object.assign(counter, { seen: () => bytes });
 }
 
-/** zlib's failures (not gzip, cut short) as 400 IMPORT_BAD_ENCODING; anything else as it is. */
-export function asBodyError(e: unknown): unknown {
+/**
+ * zlib's failures (not gzip, cut short) as 400 IMPORT_BAD_ENCODING, or IMPORT_EMPTY_BODY when no byte came (zero
+ * bytes are not gzip, but the mistake is the missing file); anything else as it is.
+ */
+export function asBodyError(e: unknown, received: number): unknown {
   const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('Z_')
-    ? importErrors.badEncoding((e as Error).message)
-    : e;
+  if (typeof code !== 'string' || !code.startsWith('Z_')) return e;
+  return received === 0 ? importErrors.emptyBody() : importErrors.badEncoding((e as Error).message);
 }
 
 // pipeline's callback only keeps a failure from being unhandled: the same error reaches whoever reads the stream.
@@ -59,13 +61,15 @@ export interface Body {
  */
 export function bodyStream(raw: Readable, options: BodyOptions): Body {
   const limit = byteLimit(options.maxBytes);
-  // Whoever reads the stream sees its failure; this listener only keeps one nobody reads from being unhandled.
+  // Whoever reads the stream sees its failure; these listeners keep one nobody reads (or a second one that zlib
+  // reports after the first) from being unhandled.
   limit.on('error', ignore);
   finished(raw, (error) => {
     if (error) limit.destroy(error);
   });
   raw.pipe(limit);
-  const stream = options.gzip ? pipeline(limit, createGunzip(), ignore) : limit;
+  const gunzip = options.gzip ? createGunzip().on('error', ignore) : undefined;
+  const stream = gunzip ? pipeline(limit, gunzip, ignore) : limit;
   return { stream, received: limit.seen, stop: (error) => limit.destroy(error) };
 }
 
