@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { basic, startTestServer, type TestServer } from '../harness.js';
+import { basic, startTestServer, storeKind, type TestServer } from '../harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read answers field by field
 export type Json = any;
@@ -118,7 +118,9 @@ let collaborators = 0;
 
 export async function startImportWorld(env: Record<string, string> = {}): Promise<ImportWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), 'playbase-import-test-'));
-  const server = await startTestServer({ PLAYBASE_DATA_DIR: dataDir, ...env });
+  // The embedded store's own folder takes the export files; on PostgreSQL they go to a folder of their own.
+  const exportsDir: Record<string, string> = storeKind === 'postgres' ? { PLAYBASE_DATA_DIR: dataDir } : {};
+  const server = await startTestServer({ ...exportsDir, ...env });
   // The real time: export files' modification times and the server clock agree.
   server.now.value = Date.now();
   const admin = { authorization: server.adminBasic };
