@@ -1,6 +1,7 @@
 // PostgreSQL backups are pg_dump's own: `pg_dump --format=custom` writes them, `pg_restore` reads them back, so any
 // PostgreSQL tool (and operator) can use them. The binaries come from the PostgreSQL client tools on the PATH.
 import { spawn } from 'node:child_process';
+import { chmod } from 'node:fs/promises';
 import pg from 'pg';
 import { BackupError, writeAtomically } from './backup-files.js';
 
@@ -57,13 +58,12 @@ export async function backupPostgres(
 ): Promise<number> {
   const { dbname, env: toolEnv } = connection(url, env);
   const scope = schema ? [`--schema=${schema}`] : [];
-  return writeAtomically(file, (path) =>
-    run(
-      'pg_dump',
-      ['--format=custom', '--no-password', ...scope, `--file=${path}`, `--dbname=${dbname}`],
-      toolEnv,
-    ),
-  );
+  return writeAtomically(file, async (path) => {
+    const args = ['--format=custom', '--no-password', ...scope, `--file=${path}`, `--dbname=${dbname}`];
+    await run('pg_dump', args, toolEnv);
+    // It holds every account and game: readable by its owner only, like the embedded store's.
+    await chmod(path, 0o600);
+  });
 }
 
 /** Tables already in the target: the schema's, or every schema's but PostgreSQL's own. */

@@ -237,6 +237,7 @@ describe.runIf(storeKind === 'postgres')(
     it('backup while the server runs → a pg_dump archive; restored, every table’s rows and every sequence are equal', async () => {
       const result = await backupStore({ databaseUrl: url, schema, dataDir: '' }, file);
       expect(result).toEqual({ store: 'postgres', file, bytes: statSync(file).size });
+      expect(statSync(file).mode & 0o777).toBe(0o600);
       const head = Buffer.alloc(5);
       const fd = (await import('node:fs')).openSync(file, 'r');
       (await import('node:fs')).readSync(fd, head, 0, 5, 0);
