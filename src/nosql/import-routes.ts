@@ -35,6 +35,10 @@ const mediaType = (request: FastifyRequest) =>
     .toLowerCase() ?? '';
 
 const GameParams = Type.Object({ gameApiKey: Type.String({ minLength: 1, maxLength: 128 }) });
+const ImportBody = Type.Unknown({
+  description:
+    'the export file as downloaded (application/gzip), or its lines (application/x-ndjson): one JSON object a line, in extended JSON',
+});
 const ImportOut = Type.Object({
   imported: Type.Integer({ description: 'records written: documents (mongo) or items (data)' }),
   collections: Type.Record(Type.String(), Type.Integer(), {
@@ -112,6 +116,8 @@ export function registerImportRoutes(app: App, ctx: Context, stage: Stage): void
             summary,
             params: GameParams,
             consumes: [...GZIP, ...NDJSON],
+            // Read as a stream by the handler; declared here for the OpenAPI document, which it adds nothing to check.
+            body: ImportBody,
             response: { 200: ImportOut },
           },
         },
