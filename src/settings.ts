@@ -238,8 +238,8 @@ function readHttp(env: Env): Settings['http'] {
 /**
  * Imports take files far past the 4 MB body limit. Their upload is bounded by its own receiving time instead of
  * PLAYBASE_HTTP_REQUEST_TIMEOUT_MS: the server reads the body only as fast as it writes it into the store, so
- * that time includes the writing (a million documents take about a minute), and a big file on a slow link
- * takes longer still. 1 GB at an hour is about 300 KB/s.
+ * that time includes the writing (a million small documents take about 20 s, bench exports), and a big file on
+ * a slow link takes longer still. 1 GB at an hour is about 300 KB/s.
  */
 function readImports(env: Env): Settings['imports'] {
   return {
