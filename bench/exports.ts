@@ -1,5 +1,6 @@
-// Export of 1,000,000 small documents by a Playbase server process: seconds, MB/s of input, file size, peak RSS.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// Export of 1,000,000 small documents by a Playbase server process: seconds, MB/s of input, file size, peak RSS;
+// then the import of that file into another game of the same server: seconds and peak RSS (bounded memory).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -41,6 +42,19 @@ function memoryOf(pid: number): { rssMB: number; peakMB: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
   return { rssMB: Math.round(kb('VmRSS') / 1024), peakMB: Math.round(kb('VmHWM') / 1024) };
+}
+
+/**
+ * Resets the process's peak RSS (VmHWM) to its current RSS (Linux: `5` into /proc/<pid>/clear_refs), so that
+ * the next peak read is the peak of what follows; false where that is not allowed.
+ */
+function resetPeak(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function start(env: Record<string, string>): Promise<Running> {
@@ -87,7 +101,8 @@ async function measure(store: string, p: Running, apiKey: string, inputBytes: nu
   const seconds = (performance.now() - started) / 1000;
   const after = memoryOf(pid);
   const download = await fetch(answer.url as string);
-  const fileBytes = (await download.arrayBuffer()).byteLength;
+  const file = Buffer.from(await download.arrayBuffer());
+  const fileBytes = file.byteLength;
   const progressLines = p
     .output()
     .split('\n')
@@ -109,6 +124,40 @@ async function measure(store: string, p: Running, apiKey: string, inputBytes: nu
     `${store}: ${figure.documents} documents in ${figure.seconds} s, ${figure.inputMBPerSecond} MB/s of input ` +
       `(${figure.inputMB} MB), file ${figure.fileMB} MB, peak RSS ${figure.peakRssMB} MB (before: RSS ` +
       `${figure.rssBeforeMB} MB, peak ${figure.peakRssBeforeMB} MB), ${progressLines} progress lines`,
+  );
+  return { ...figure, import: await measureImport(store, p, file) };
+}
+
+/** Times POST /live/.../mongo/import of the export file into a new game of the same server. */
+async function measureImport(store: string, p: Running, file: Buffer) {
+  const apiKey = await newGame(p.url);
+  const headers = await jwtOf(p.url, apiKey);
+  const pid = p.child.pid as number;
+  const peakReset = resetPeak(pid);
+  const before = memoryOf(pid);
+  const started = performance.now();
+  const res = await fetch(`${p.url}/live/restv2/game/${apiKey}/mongo/import`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/gzip' },
+    body: file,
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const after = memoryOf(pid);
+  if (!res.ok) throw new Error(`import: ${res.status} ${await res.text()}`);
+  const answer = (await res.json()) as { imported: number };
+  const figure = {
+    documents: answer.imported,
+    seconds: Number(seconds.toFixed(2)),
+    documentsPerSecond: Math.round(answer.imported / seconds),
+    fileMB: Number((file.byteLength / 1e6).toFixed(1)),
+    rssBeforeMB: before.rssMB,
+    peakRssMB: after.peakMB,
+    /** Whether the peak was reset before the import: then peakRssMB is the import's own peak. */
+    peakResetBeforeImport: peakReset,
+  };
+  console.log(
+    `${store} import: ${figure.documents} documents in ${figure.seconds} s (${figure.documentsPerSecond}/s), ` +
+      `peak RSS ${figure.peakRssMB} MB (RSS before: ${figure.rssBeforeMB} MB${peakReset ? ', peak reset' : ''})`,
   );
   return figure;
 }

@@ -81,6 +81,11 @@ export interface Settings {
     /** Hex HMAC key of the local store's links (32+ bytes); unset → one kept in `<dataDir>/exports/.signing-key`. */
     signingKey: string | undefined;
   };
+  /** The mongo and data imports (POST .../mongo/import, .../data/import); see readImports. */
+  imports: {
+    maxBytes: number;
+    requestTimeoutMs: number;
+  };
 }
 
 export const LOG_FORMATS = ['json', 'pretty'] as const;
@@ -259,6 +264,19 @@ function readHttp(env: Env): Settings['http'] {
 }
 
 /**
+ * Imports take files far past the 4 MB body limit. Their upload is bounded by its own receiving time instead of
+ * PLAYBASE_HTTP_REQUEST_TIMEOUT_MS: the server reads the body only as fast as it writes it into the store, so
+ * that time includes the writing (a million small documents take about 20 s, bench exports), and a big file on
+ * a slow link takes longer still. 1 GB at an hour is about 300 KB/s.
+ */
+function readImports(env: Env): Settings['imports'] {
+  return {
+    maxBytes: readInt(env, 'PLAYBASE_IMPORT_MAX_BYTES', 1024 ** 3, 1, 2 ** 50),
+    requestTimeoutMs: readInt(env, 'PLAYBASE_IMPORT_REQUEST_TIMEOUT_MS', 3_600_000, 1000, 86_400_000),
+  };
+}
+
+/**
  * Reads and validates every setting; throws SettingsError naming the variable on the first bad one. `terminal`
  * tells whether standard output is a terminal (the default log format depends on it).
  */
@@ -342,5 +360,6 @@ export function loadSettings(
     http: readHttp(env),
     push: readPush(env),
     exports: readExports(env),
+    imports: readImports(env),
   };
 }

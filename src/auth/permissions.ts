@@ -52,7 +52,10 @@ export const CATALOGUE: PermissionKey[] = [
     key: 'nosql.admin',
     description: 'Collection administration: indexes, drop, meta and runtime collection creation (2).',
   },
-  { key: 'nosql.dataExplorer', description: 'Data Explorer: the mongo and data exports (1).' },
+  {
+    key: 'nosql.dataExplorer',
+    description: 'Data Explorer: the mongo and data exports (1); the mongo and data imports (2).',
+  },
   { key: 'nosql.data', description: 'The key-value data service: get and query (1); put and delete (2).' },
 ];
 

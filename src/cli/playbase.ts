@@ -1,15 +1,18 @@
-// The `playbase` command: maintenance tasks run against the store named by the settings (rotate-key).
+// The `playbase` command: maintenance tasks run against the store named by the settings (rotate-key, backup, restore).
 import { createKeyRing } from '../auth/keys.js';
 import { loadSettings, SettingsError } from '../settings.js';
+import { BackupError } from '../store/backup.js';
 import { openStore } from '../store/db.js';
 import { DataDirLockedError } from '../store/lock.js';
 import { migrate } from '../store/migrate.js';
+import { BACKUP_USAGE, backupCommand, restoreCommand, UsageError } from './backup-commands.js';
 
 const USAGE = `usage: playbase <command>
 
 commands:
   rotate-key   make a new JWT signing key and print its key id; tokens signed by the
                previous key stay valid until they expire (at most one hour)
+${BACKUP_USAGE}
 
 The store is the one the server uses: DATABASE_URL, else the data folder PLAYBASE_DATA_DIR.
 `;
@@ -36,8 +39,13 @@ async function rotateKey(env: NodeJS.ProcessEnv): Promise<void> {
   }
 }
 
-const COMMANDS: Record<string, (env: NodeJS.ProcessEnv) => Promise<void>> = {
-  'rotate-key': rotateKey,
+const COMMANDS: Record<string, (env: NodeJS.ProcessEnv, args: string[]) => Promise<void>> = {
+  'rotate-key': async (env, args) => {
+    if (args.length > 0) throw new UsageError('rotate-key takes no arguments');
+    await rotateKey(env);
+  },
+  backup: backupCommand,
+  restore: restoreCommand,
 };
 
 function fail(message: string, code: number): never {
@@ -52,11 +60,12 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const command = COMMANDS[name];
-  if (!command || rest.length > 0) fail(`unknown command or arguments: ${argv.join(' ')}\n\n${USAGE}`, 2);
+  if (!command) fail(`unknown command or arguments: ${argv.join(' ')}\n\n${USAGE}`, 2);
   try {
-    await command(process.env);
+    await command(process.env, rest);
   } catch (e) {
-    if (e instanceof SettingsError) fail(e.message, 1);
+    if (e instanceof UsageError) fail(`${e.message}\n\n${USAGE}`, 2);
+    if (e instanceof SettingsError || e instanceof BackupError) fail(e.message, 1);
     if (e instanceof DataDirLockedError)
       fail(`${e.message} (or rotate through the running server: POST /restv2/auth/keys/rotate)`, 1);
     throw e;

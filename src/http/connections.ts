@@ -17,6 +17,17 @@ export function rememberRequestId(request: FastifyRequest): void {
   requestIds.set(request.raw, request.id);
 }
 
+/** Requests whose route bounds their receiving itself (imports): Node's request timeout lets them go on. */
+const ownReceivingBound = new WeakSet<IncomingMessage>();
+
+/**
+ * Exempts the request from PLAYBASE_HTTP_REQUEST_TIMEOUT_MS; the caller must bound its receiving itself. Node
+ * reports a request past its timeout once (it then stops watching it), as a 'clientError' that is ignored here.
+ */
+export function boundReceivingByRoute(request: FastifyRequest): void {
+  ownReceivingBound.add(request.raw);
+}
+
 /** Node's own timers: the headers timeout and how often expired requests are looked for (default 30 s). */
 export function nodeServerOptions(http: Settings['http']): {
   headersTimeout: number;
@@ -51,6 +62,8 @@ export function clientErrorHandler(http: Settings['http']) {
   return (err: NodeJS.ErrnoException, socket: Duplex): void => {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     const inFlight = (socket as { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && inFlight?.req && ownReceivingBound.has(inFlight.req))
+      return;
     if (!socket.writable || inFlight?.headersSent) {
       socket.destroy();
       return;

@@ -1,4 +1,4 @@
-// The nosql role's data service and exports: routes for both stages, and the background purges, in one registrar.
+// The nosql role's data service, exports and imports: routes for both stages, and the background purges, in one registrar.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
@@ -6,6 +6,7 @@ import { registerDataRoutes } from './data-routes.js';
 import { purgeExpiredItems } from './data-service.js';
 import { createExportJobs } from './export-jobs.js';
 import { registerExportRoutes } from './export-routes.js';
+import { registerImportRoutes } from './import-routes.js';
 import { STAGES } from './scope.js';
 
 /** Expired data items are gone for reads at once; their rows are deleted this often. */
@@ -44,6 +45,7 @@ export async function registerDataAndExports(app: App, ctx: Context): Promise<vo
       async (scope) => {
         registerDataRoutes(scope as App, ctx, stage);
         registerExportRoutes(scope as App, jobs, stage);
+        registerImportRoutes(scope as App, ctx, stage);
       },
       { prefix: `/${stage}` },
     );
