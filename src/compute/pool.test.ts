@@ -30,6 +30,9 @@ describe('compute pool', () => {
   it('a task that needs a database, sent without one → rejected, the thread keeps serving', async () => {
     await expect(pool.run('count', {} as never, undefined)).rejects.toThrow(/needs a database/);
     await expect(pool.run('nonesuch', {}, undefined)).rejects.toThrow(/no compute task/);
+    await expect(pool.run('render', { texts: [], fields: () => 1 }, undefined)).rejects.toThrow(
+      /could not be cloned/,
+    );
     expect(await pool.run('render', { texts: ['{"a":1}'], fields: undefined }, undefined)).toEqual([
       '{"a":1}',
     ]);

@@ -50,9 +50,15 @@ export class ComputePool {
     const id = this.nextId++;
     thread.inFlight++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, thread, db, clients: new Map() });
-      const message: ToWorker = { type: 'task', id, name, input, db: db !== undefined };
-      thread.worker.postMessage(message);
+      const task: Pending = { resolve, reject, thread, db, clients: new Map() };
+      this.pending.set(id, task);
+      try {
+        thread.worker.postMessage({ type: 'task', id, name, input, db: db !== undefined } satisfies ToWorker);
+      } catch (e) {
+        // An input structured clone cannot copy: nothing was sent, so the task ends here.
+        this.finish(id, task);
+        reject(e);
+      }
     });
   }
 
