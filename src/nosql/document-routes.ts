@@ -1,6 +1,7 @@
 // Routes on a collection's documents: find, explain, count, insert, save, update, remove, aggregate.
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import type { App } from '../http/app.js';
+import { documented } from '../http/openapi.js';
 import { parsePipeline } from '../query/aggregate.js';
 import { parseFilter } from '../query/filter.js';
 import { type FindOptions, parseFindOptions } from '../query/find-options.js';
@@ -12,11 +13,13 @@ import { insertDocuments, removeDocuments, saveDocument } from './documents.js';
 import { nosqlErrors } from './errors.js';
 import { indexNamesByPgName } from './indexes.js';
 import { countMatches, explainRead, type ReadPlan, readBatches } from './read.js';
+import * as schemas from './route-schemas.js';
 import {
   CollectionParams,
   collectionFor,
   NOSQL_BODY_LIMIT,
   type NosqlEnv,
+  opId,
   READ,
   run,
   sendArray,
@@ -27,7 +30,6 @@ import { updateDocuments } from './update-documents.js';
 import { checkNesting, flag, objectBody, readDocument, wireText, withId } from './wire.js';
 
 const FIND_FIELDS = ['query', 'fields', 'sort', 'skip', 'limit'] as const;
-const body = (description: string) => Type.Unknown({ description });
 
 function readFind(raw: unknown): { options: FindOptions; plan: ReadPlan } {
   const options = parseFindOptions(objectBody(raw, FIND_FIELDS));
@@ -39,19 +41,16 @@ function readFind(raw: unknown): { options: FindOptions; plan: ReadPlan } {
 
 export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
   const base = '/restv2/game/:gameApiKey/mongo/collection/:collectionName';
-  const route = (summary: string, config: typeof READ, description: string) => ({
-    config,
+  // The handlers check their bodies (query errors, NOSQL_BAD_BODY): the schemas are for the document only.
+  const route = (name: string, summary: string, config: typeof READ, body: TSchema, answer: TSchema) => ({
+    config: { ...config, ...documented({ body, response: { 200: answer } }) },
     bodyLimit: NOSQL_BODY_LIMIT,
-    schema: { tags, summary, params: CollectionParams, body: body(description) },
+    schema: { tags, operationId: opId(env, name), summary, params: CollectionParams, body: Type.Unknown() },
   });
 
   app.post(
     `${base}/find`,
-    route(
-      'Find documents',
-      READ,
-      '{query, fields, sort, skip, limit}, all optional; limit absent or 0 means 10000',
-    ),
+    route('FindDocuments', 'Find documents', READ, schemas.FindBody, schemas.FindAnswer),
     async (request, reply) => {
       const { scope } = await collectionFor(env, request, 'FIND');
       const { options, plan } = readFind(request.body);
@@ -66,7 +65,13 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
 
   app.post(
     `${base}/explain`,
-    route('Explain a find: the PostgreSQL plan', READ, '{query, fields, sort, skip, limit}, all optional'),
+    route(
+      'ExplainFind',
+      'Explain a find: the PostgreSQL plan',
+      READ,
+      schemas.FindBody,
+      schemas.ExplainAnswer,
+    ),
     async (request) => {
       const { scope } = await collectionFor(env, request, 'FIND');
       const { options, plan } = readFind(request.body);
@@ -79,15 +84,25 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
     },
   );
 
-  app.post(`${base}/count`, route('Count matching documents', READ, '{query}, optional'), async (request) => {
-    const { scope } = await collectionFor(env, request, 'COUNT');
-    const filter = parseFilter(objectBody(request.body, ['query']).query);
-    return { count: await run(env, scope, () => countMatches(env.pool, scope, filter)) };
-  });
+  app.post(
+    `${base}/count`,
+    route('CountDocuments', 'Count matching documents', READ, schemas.CountBody, schemas.CountAnswer),
+    async (request) => {
+      const { scope } = await collectionFor(env, request, 'COUNT');
+      const filter = parseFilter(objectBody(request.body, ['query']).query);
+      return { count: await run(env, scope, () => countMatches(env.pool, scope, filter)) };
+    },
+  );
 
   app.post(
     `${base}/insert`,
-    route('Insert documents (an array, or one document)', WRITE, 'an array of documents, or one document'),
+    route(
+      'InsertDocuments',
+      'Insert documents (an array, or one document)',
+      WRITE,
+      schemas.InsertBody,
+      schemas.InsertAnswer,
+    ),
     async (request) => {
       const { scope } = await collectionFor(env, request, 'INSERT');
       const raw = request.body;
@@ -101,7 +116,13 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
 
   app.post(
     `${base}/save`,
-    route('Save a document: insert it, or replace the one with its _id', WRITE, 'one document'),
+    route(
+      'SaveDocument',
+      'Save a document: insert it, or replace the one with its _id',
+      WRITE,
+      schemas.SaveBody,
+      schemas.SaveAnswer,
+    ),
     async (request) => {
       const { scope } = await collectionFor(env, request, 'INSERT', 'UPDATE');
       const doc = withId(readDocument(request.body, 'the document'), env.ctx.clock);
@@ -112,7 +133,7 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
 
   app.post(
     `${base}/update`,
-    route('Update documents', WRITE, '{query, update, multi = false, upsert = false}'),
+    route('UpdateDocuments', 'Update documents', WRITE, schemas.UpdateBody, schemas.UpdateAnswer),
     async (request) => {
       const b = objectBody(request.body, ['query', 'update', 'multi', 'upsert']);
       const upsert = flag(b, 'upsert');
@@ -141,7 +162,13 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
 
   app.post(
     `${base}/remove`,
-    route('Remove matching documents', WRITE, '{query}; {"query": {}} removes all'),
+    route(
+      'RemoveDocuments',
+      'Remove matching documents; {"query": {}} removes all',
+      WRITE,
+      schemas.RemoveBody,
+      schemas.RemoveAnswer,
+    ),
     async (request) => {
       const { scope } = await collectionFor(env, request, 'REMOVE');
       const b = objectBody(request.body, ['query']);
@@ -157,7 +184,7 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
 
   app.post(
     `${base}/aggregate`,
-    route('Run an aggregation pipeline', READ, 'the pipeline: an array of stages'),
+    route('Aggregate', 'Run an aggregation pipeline', READ, schemas.AggregateBody, schemas.AggregateAnswer),
     async (request, reply) => {
       const { scope } = await collectionFor(env, request, 'AGGREGATE');
       checkNesting(request.body);
