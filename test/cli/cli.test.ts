@@ -251,7 +251,7 @@ describe('playbase CLI, as a user', () => {
     expect(lines).toHaveLength(2);
   });
 
-  it('games list, human and --json → the game created; users create, disable, list', async () => {
+  it('games list, human and --json → the game created; users create, disable, list, enable', async () => {
     const human = await inProcess(['games', 'list']);
     expect(human.stdout).toMatch(/^API KEY\s+NAME\s+OWNER\s+CREATED\n/);
     expect(human.stdout).toMatch(new RegExp(`^${apiKey}\\s+CLI game\\s+${ADMIN.username}\\s`, 'm'));
@@ -274,6 +274,9 @@ describe('playbase CLI, as a user', () => {
       await inProcess(['users', 'list', '--json']),
     );
     expect(users.find((u) => u.username === 'grace@cli.test')?.disabled).toBe(true);
+    expect((await inProcess(['users', 'enable', 'grace@cli.test'])).stdout).toBe(
+      'grace@cli.test: enabled, country GB.\n',
+    );
   });
 
   it('a server error → one line naming its code and request, exit 1; --json → the error as JSON on stderr', async () => {
