@@ -1,7 +1,7 @@
 // Routes of the config role for games themselves: /restv2/games, /restv2/game/{apiKey}, endpoint discovery.
 import { Type } from 'typebox';
 import { listGamesOf } from '../auth/collaborators.js';
-import { MyGames } from '../auth/routes.js';
+import { MyGames } from '../auth/route-schemas.js';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
 import { principalOf } from '../http/authenticate.js';
