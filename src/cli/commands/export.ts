@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { Argument, Option } from 'commander';
 import { type Stage, unwrap } from '../../client/index.js';
-import { type CliIo, globals, print } from '../io.js';
+import { type CliIo, globals, note, print } from '../io.js';
 import { downloadTo } from '../progress.js';
 import { gameOf, loggedInClient } from '../session.js';
 
@@ -26,6 +26,9 @@ export function registerExport(program: Command, io: CliIo): void {
       const client = await loggedInClient(io, g);
       const apiKey = gameOf(io, options.game);
       const stage = await client.stage(apiKey, options.stage);
+      // The server writes the whole file before it answers the link: say so, it can take a while.
+      if (!g.json && io.stderr.isTTY)
+        note(io, `The server is exporting the ${options.stage} stage of ${apiKey}...`);
       const params = { params: { path: { gameApiKey: apiKey } } };
       const link = await unwrap(
         kind === 'mongo'
