@@ -1,4 +1,6 @@
-// Generated documents: the OpenAPI description and the error reference, both committed under docs/.
+// Generated documents: the OpenAPI description and the error reference, both committed under docs/, and the
+// typed client's types (src/client/schema.ts), made from the OpenAPI description.
+import openapiTS, { astToString } from 'openapi-typescript';
 import { catalogue } from '../src/errors.js';
 import { startTestServer } from '../test/harness.js';
 
@@ -27,5 +29,18 @@ export function renderErrorReference(): string {
     '|---|---|---|',
     ...rows,
     '',
+  ].join('\n');
+}
+
+export const CLIENT_SCHEMA_PATH = 'src/client/schema.ts';
+
+/** The typed client's types from an OpenAPI document's text (openapi-typescript). */
+export async function renderClientSchema(openapiText: string): Promise<string> {
+  const ast = await openapiTS(JSON.parse(openapiText));
+  return [
+    '// The OpenAPI document as TypeScript types: generated from docs/openapi.json by `npm run openapi`',
+    '// (openapi-typescript). Do not edit; a test fails when it differs from the document.',
+    '',
+    astToString(ast),
   ].join('\n');
 }

@@ -8,29 +8,20 @@ import type { AuthBackend } from './backend.js';
 import * as collab from './collaborators.js';
 import { authErrors } from './errors.js';
 import { CATALOGUE, SCOPES } from './permissions.js';
+import {
+  ACCOUNT,
+  AccountOut,
+  CatalogueOut,
+  COLLABORATOR,
+  CollaboratorBody,
+  CollaboratorOut,
+  GamePermissionsOut,
+  GROUP,
+  GroupBody,
+  GroupOut,
+  MyGames,
+} from './route-schemas.js';
 import { ApiKeyParams, Message, registerSession } from './session-routes.js';
-
-const AccountOut = Type.Object({
-  username: Type.String(),
-  country: Type.String(),
-  isAdmin: Type.Boolean(),
-  disabled: Type.Boolean(),
-  created: Type.String(),
-});
-const GroupBody = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9 _.-]+$' }),
-    permissions: Type.Record(Type.String(), Type.Integer()),
-  },
-  { additionalProperties: false },
-);
-const CollaboratorBody = Type.Object(
-  {
-    email: Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' }),
-    groupNames: Type.Array(Type.String(), { maxItems: 64 }),
-  },
-  { additionalProperties: false },
-);
 
 // A JWT is bound to one game: the routes of the caller's account take Basic or an access token.
 const anyCredential = { auth: { anyUser: true, credentials: ['basic', 'token'] as ('basic' | 'token')[] } };
@@ -46,12 +37,27 @@ export function registerAuthRoutes(backend: AuthBackend) {
 
     app.get(
       '/restv2/auth/games',
-      { config: anyCredential, schema: { tags: ['auth'], summary: "The caller's games" } },
+      {
+        config: anyCredential,
+        schema: {
+          tags: ['auth'],
+          operationId: 'listAuthGames',
+          summary: "The caller's games (as GET /restv2/games)",
+          response: { 200: MyGames },
+        },
+      },
       async (request) => collab.listGamesOf(pool, principalOf(request).username),
     );
     app.get(
       '/restv2/auth/permissions',
-      { schema: { tags: ['auth'], summary: 'The permission catalogue and scopes' } },
+      {
+        schema: {
+          tags: ['auth'],
+          operationId: 'getPermissionCatalogue',
+          summary: 'The permission catalogue and scopes',
+          response: { 200: CatalogueOut },
+        },
+      },
       async () => ({
         levels: { 0: 'none', 1: 'read', 2: 'read and write' },
         permissions: CATALOGUE,
@@ -72,6 +78,7 @@ function registerAccounts(app: App, ctx: Context): void {
       config: admin,
       schema: {
         tags: ['auth'],
+        operationId: 'createAccount',
         summary: 'Create an account (administrator)',
         body: Type.Object(
           {
@@ -79,7 +86,10 @@ function registerAccounts(app: App, ctx: Context): void {
             password: Type.String({ maxLength: 1024 }),
             country: Type.String({ maxLength: 64 }),
           },
-          { additionalProperties: false },
+          {
+            additionalProperties: false,
+            examples: [{ username: 'ada@studio.example', password: 'correct horse', country: 'FR' }],
+          },
         ),
         response: { 201: AccountOut },
       },
@@ -92,8 +102,9 @@ function registerAccounts(app: App, ctx: Context): void {
       config: admin,
       schema: {
         tags: ['auth'],
+        operationId: 'listAccounts',
         summary: 'List accounts (administrator)',
-        response: { 200: Type.Array(AccountOut) },
+        response: { 200: Type.Array(AccountOut, { examples: [[ACCOUNT]] }) },
       },
     },
     async () => listAccounts(pool),
@@ -104,6 +115,7 @@ function registerAccounts(app: App, ctx: Context): void {
       config: admin,
       schema: {
         tags: ['auth'],
+        operationId: 'getAccount',
         summary: 'Read an account (administrator)',
         params: Username,
         response: { 200: AccountOut },
@@ -117,6 +129,7 @@ function registerAccounts(app: App, ctx: Context): void {
       config: admin,
       schema: {
         tags: ['auth'],
+        operationId: 'updateAccount',
         summary: 'Disable, enable or reset the password of an account (administrator)',
         params: Username,
         body: Type.Object(
@@ -125,7 +138,7 @@ function registerAccounts(app: App, ctx: Context): void {
             password: Type.Optional(Type.String({ maxLength: 1024 })),
             country: Type.Optional(Type.String({ maxLength: 64 })),
           },
-          { additionalProperties: false },
+          { additionalProperties: false, examples: [{ disabled: true }] },
         ),
         response: { 200: AccountOut },
       },
@@ -142,7 +155,13 @@ function registerGameAccess(app: App, ctx: Context): void {
     `${base}/permissions`,
     {
       config: game('game', 0),
-      schema: { tags, summary: "The caller's effective permissions", params: ApiKeyParams },
+      schema: {
+        tags,
+        operationId: 'getGamePermissions',
+        summary: "The caller's effective permissions",
+        params: ApiKeyParams,
+        response: { 200: GamePermissionsOut },
+      },
     },
     async (request) => {
       const g = principalOf(request).game;
@@ -156,12 +175,31 @@ function registerGameAccess(app: App, ctx: Context): void {
   );
   app.get(
     `${base}/groups`,
-    { config: game('admin.permissions', 1), schema: { tags, params: ApiKeyParams } },
+    {
+      config: game('admin.permissions', 1),
+      schema: {
+        tags,
+        operationId: 'listGroups',
+        summary: "The game's groups",
+        params: ApiKeyParams,
+        response: { 200: Type.Array(GroupOut, { examples: [[GROUP]] }) },
+      },
+    },
     async (request) => collab.listGroups(pool, request.params.apiKey),
   );
   app.post(
     `${base}/groups`,
-    { config: game('admin.permissions', 2), schema: { tags, params: ApiKeyParams, body: GroupBody } },
+    {
+      config: game('admin.permissions', 2),
+      schema: {
+        tags,
+        operationId: 'createGroup',
+        summary: 'Create a group',
+        params: ApiKeyParams,
+        body: GroupBody,
+        response: { 201: GroupOut },
+      },
+    },
     async (request, reply) =>
       reply
         .code(201)
@@ -173,7 +211,16 @@ function registerGameAccess(app: App, ctx: Context): void {
   });
   app.get(
     `${base}/groups/:name`,
-    { config: game('admin.permissions', 1), schema: { tags, params: GroupParams } },
+    {
+      config: game('admin.permissions', 1),
+      schema: {
+        tags,
+        operationId: 'getGroup',
+        summary: 'Read a group',
+        params: GroupParams,
+        response: { 200: GroupOut },
+      },
+    },
     async (request) => collab.getGroup(pool, request.params.apiKey, request.params.name),
   );
   app.put(
@@ -182,11 +229,17 @@ function registerGameAccess(app: App, ctx: Context): void {
       config: game('admin.permissions', 2),
       schema: {
         tags,
+        operationId: 'updateGroup',
+        summary: "Replace a group's permissions",
         params: GroupParams,
-        body: Type.Object({
-          name: Type.Optional(Type.String()),
-          permissions: Type.Record(Type.String(), Type.Integer()),
-        }),
+        body: Type.Object(
+          {
+            name: Type.Optional(Type.String()),
+            permissions: Type.Record(Type.String(), Type.Integer()),
+          },
+          { examples: [{ permissions: GROUP.permissions }] },
+        ),
+        response: { 200: GroupOut },
       },
     },
     async (request) =>
@@ -196,7 +249,13 @@ function registerGameAccess(app: App, ctx: Context): void {
     `${base}/groups/:name`,
     {
       config: game('admin.permissions', 2),
-      schema: { tags, params: GroupParams, response: { 200: Message } },
+      schema: {
+        tags,
+        operationId: 'deleteGroup',
+        summary: 'Delete a group',
+        params: GroupParams,
+        response: { 200: Message },
+      },
     },
     async (request) => {
       await collab.deleteGroup(pool, request.params.apiKey, request.params.name);
@@ -216,18 +275,46 @@ function registerCollaborators(app: App, ctx: Context): void {
   });
   app.get(
     `${base}/collaborators`,
-    { config: game('admin.permissions', 1), schema: { tags, params: ApiKeyParams } },
+    {
+      config: game('admin.permissions', 1),
+      schema: {
+        tags,
+        operationId: 'listCollaborators',
+        summary: "The game's collaborators",
+        params: ApiKeyParams,
+        response: { 200: Type.Array(CollaboratorOut, { examples: [[COLLABORATOR]] }) },
+      },
+    },
     async (request) => collab.listCollaborators(pool, request.params.apiKey),
   );
   app.post(
     `${base}/collaborators`,
-    { config: game('admin.permissions', 2), schema: { tags, params: ApiKeyParams, body: CollaboratorBody } },
+    {
+      config: game('admin.permissions', 2),
+      schema: {
+        tags,
+        operationId: 'addCollaborator',
+        summary: 'Add a collaborator (an existing account) with groups',
+        params: ApiKeyParams,
+        body: CollaboratorBody,
+        response: { 201: CollaboratorOut },
+      },
+    },
     async (request, reply) =>
       reply.code(201).send(await collab.addCollaborator(pool, request.params.apiKey, request.body)),
   );
   app.get(
     `${base}/collaborators/:email`,
-    { config: game('admin.permissions', 1), schema: { tags, params: EmailParams } },
+    {
+      config: game('admin.permissions', 1),
+      schema: {
+        tags,
+        operationId: 'getCollaborator',
+        summary: 'Read a collaborator',
+        params: EmailParams,
+        response: { 200: CollaboratorOut },
+      },
+    },
     async (request) => collab.getCollaborator(pool, request.params.apiKey, request.params.email),
   );
   app.put(
@@ -236,11 +323,17 @@ function registerCollaborators(app: App, ctx: Context): void {
       config: game('admin.permissions', 2),
       schema: {
         tags,
+        operationId: 'updateCollaborator',
+        summary: "Replace a collaborator's groups",
         params: EmailParams,
-        body: Type.Object({
-          email: Type.Optional(Type.String()),
-          groupNames: Type.Array(Type.String(), { maxItems: 64 }),
-        }),
+        body: Type.Object(
+          {
+            email: Type.Optional(Type.String()),
+            groupNames: Type.Array(Type.String(), { maxItems: 64 }),
+          },
+          { examples: [{ groupNames: ['Designers', 'Analysts'] }] },
+        ),
+        response: { 200: CollaboratorOut },
       },
     },
     async (request) =>
@@ -250,7 +343,13 @@ function registerCollaborators(app: App, ctx: Context): void {
     `${base}/collaborators/:email`,
     {
       config: game('admin.permissions', 2),
-      schema: { tags, params: EmailParams, response: { 200: Message } },
+      schema: {
+        tags,
+        operationId: 'removeCollaborator',
+        summary: 'Remove a collaborator',
+        params: EmailParams,
+        response: { 200: Message },
+      },
     },
     async (request) => {
       await collab.removeCollaborator(pool, request.params.apiKey, request.params.email);
@@ -263,9 +362,13 @@ function registerCollaborators(app: App, ctx: Context): void {
       config: game('admin.permissions', 2),
       schema: {
         tags,
+        operationId: 'transferOwnership',
         summary: 'Transfer ownership (owner only)',
         params: ApiKeyParams,
-        body: Type.Object({ email: Type.String({ minLength: 3 }) }, { additionalProperties: false }),
+        body: Type.Object(
+          { email: Type.String({ minLength: 3 }) },
+          { additionalProperties: false, examples: [{ email: 'grace@studio.example' }] },
+        ),
         response: { 200: Message },
       },
     },

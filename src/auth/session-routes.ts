@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
 import { principalOf } from '../http/authenticate.js';
+import { NO_BODY } from '../http/openapi.js';
 import { changeOwnPassword, getAccount } from './accounts.js';
 import type { AuthBackend } from './backend.js';
 import { authErrors } from './errors.js';
@@ -18,12 +19,75 @@ import {
 } from './tokens.js';
 
 const JWT_MAX_SECONDS = 3600;
-export const Message = Type.Object({ message: Type.String() });
+export const Message = Type.Object({ message: Type.String() }, { examples: [{ message: 'SUCCESS' }] });
 export const ApiKeyParams = Type.Object({ apiKey: Type.String({ minLength: 1, maxLength: 128 }) });
 const ExpiryQuery = Type.Object({
-  expireInSeconds: Type.Optional(Type.String()),
+  expireInSeconds: Type.Optional(Type.String({ description: 'lifetime in seconds (a whole number)' })),
   'X-SVCAccessToken': Type.Optional(Type.String()),
 });
+const USER = 'ada@studio.example';
+const LoginOut = Type.Object(
+  {
+    country: Type.String(),
+    username: Type.String(),
+    expiresAt: Type.Integer({ description: 'epoch milliseconds' }),
+    'X-SVCAccessToken': Type.String(),
+  },
+  {
+    examples: [
+      {
+        country: 'FR',
+        username: USER,
+        expiresAt: 1795435200000,
+        'X-SVCAccessToken': 'q3Jm0bE8xW1yZ4n7cK2pV6tR9uA5sD0fG3hJ8kL1mN4',
+      },
+    ],
+  },
+);
+const TokenOwnerOut = Type.Object(
+  {
+    username: Type.String(),
+    country: Type.String(),
+    isAdmin: Type.Boolean(),
+    expiresAt: Type.Integer({ description: 'epoch milliseconds' }),
+  },
+  { examples: [{ username: USER, country: 'FR', isAdmin: false, expiresAt: 1795435200000 }] },
+);
+const JwtOut = Type.Object(
+  {
+    username: Type.String(),
+    expiresAt: Type.Integer({ description: 'epoch milliseconds' }),
+    'X-SVC-JWT': Type.String(),
+  },
+  {
+    examples: [
+      {
+        username: USER,
+        expiresAt: 1795435200000,
+        'X-SVC-JWT': 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl',
+      },
+    ],
+  },
+);
+const JwksOut = Type.Object(
+  { keys: Type.Array(Type.Record(Type.String(), Type.Unknown())) },
+  {
+    examples: [
+      {
+        keys: [
+          {
+            kty: 'OKP',
+            crv: 'Ed25519',
+            x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo',
+            kid: '2026-11-22-9c1f0a2b3d4e',
+            alg: 'EdDSA',
+            use: 'sig',
+          },
+        ],
+      },
+    ],
+  },
+);
 
 function parseExpiry(raw: string | undefined, fallback: number, max: number): number {
   if (raw === undefined) return fallback;
@@ -39,7 +103,13 @@ export function registerSession(app: App, ctx: Context, backend: AuthBackend): v
     '/restv2/auth/user',
     {
       config: { auth: { credentials: ['basic'], anyUser: true } },
-      schema: { tags: ['auth'], summary: 'Log in: an access token', querystring: ExpiryQuery },
+      schema: {
+        tags: ['auth'],
+        operationId: 'login',
+        summary: 'Log in: an access token',
+        querystring: ExpiryQuery,
+        response: { 200: LoginOut },
+      },
     },
     async (request) => {
       const who = principalOf(request);
@@ -57,7 +127,12 @@ export function registerSession(app: App, ctx: Context, backend: AuthBackend): v
     '/restv2/auth/user',
     {
       config: { auth: { credentials: ['token'], anyUser: true } },
-      schema: { tags: ['auth'], summary: 'Log out: revoke this access token', response: { 200: Message } },
+      schema: {
+        tags: ['auth'],
+        operationId: 'logout',
+        summary: 'Log out: revoke this access token',
+        response: { 200: Message },
+      },
     },
     async (request) => {
       await revokeAccessToken(pool, principalOf(request).accessToken as string);
@@ -68,7 +143,12 @@ export function registerSession(app: App, ctx: Context, backend: AuthBackend): v
     '/restv2/auth/user/token',
     {
       config: { auth: { credentials: ['token'], anyUser: true } },
-      schema: { tags: ['auth'], summary: 'Check an access token (used by split config servers)' },
+      schema: {
+        tags: ['auth'],
+        operationId: 'checkAccessToken',
+        summary: 'Check an access token (used by split config servers)',
+        response: { 200: TokenOwnerOut },
+      },
     },
     async (request) => {
       const who = principalOf(request);
@@ -81,10 +161,14 @@ export function registerSession(app: App, ctx: Context, backend: AuthBackend): v
       config: { auth: { credentials: ['basic', 'token'], anyUser: true } },
       schema: {
         tags: ['auth'],
+        operationId: 'changePassword',
         summary: 'Change my password (ends my other sessions)',
         body: Type.Object(
           { oldPassword: Type.Optional(Type.String()), password: Type.String({ maxLength: 1024 }) },
-          { additionalProperties: false },
+          {
+            additionalProperties: false,
+            examples: [{ oldPassword: 'correct horse', password: 'battery staple 2' }],
+          },
         ),
         response: { 200: Message },
       },
@@ -105,6 +189,7 @@ export function registerSession(app: App, ctx: Context, backend: AuthBackend): v
       config: { auth: { credentials: ['basic', 'token'], anyUser: true } },
       schema: {
         tags: ['auth'],
+        operationId: 'endSessions',
         summary: 'Log out everywhere: end every access token and JWT of my account, this one included',
         response: { 200: Message },
       },
@@ -120,9 +205,11 @@ export function registerSession(app: App, ctx: Context, backend: AuthBackend): v
       config: { auth: { credentials: ['basic', 'token'], anyUser: true } },
       schema: {
         tags: ['auth'],
+        operationId: 'getJwt',
         summary: 'A JWT for this game',
         params: ApiKeyParams,
         querystring: ExpiryQuery,
+        response: { 200: JwtOut },
       },
     },
     async (request) =>
@@ -141,12 +228,14 @@ export function registerSession(app: App, ctx: Context, backend: AuthBackend): v
       config: { auth: { credentials: ['basic', 'token'], anyUser: true } },
       schema: {
         tags: ['auth'],
-        summary: 'A JWT limited to one scope',
+        operationId: 'getScopedJwt',
+        summary: 'A JWT limited to one scope (nosql, config, admin)',
         params: Type.Object({
           apiKey: Type.String({ minLength: 1, maxLength: 128 }),
           filter: Type.String({ maxLength: 64 }),
         }),
         querystring: ExpiryQuery,
+        response: { 200: JwtOut },
       },
     },
     async (request) =>
@@ -161,14 +250,29 @@ export function registerSession(app: App, ctx: Context, backend: AuthBackend): v
   );
   app.get(
     '/restv2/auth/.well-known/jwks.json',
-    { schema: { tags: ['auth'], summary: 'Public keys that verify JWTs' } },
+    {
+      schema: {
+        tags: ['auth'],
+        operationId: 'getJwks',
+        summary: 'Public keys that verify JWTs',
+        response: { 200: JwksOut },
+      },
+    },
     async () => (backend.keys as NonNullable<AuthBackend['keys']>).jwks(),
   );
   app.post(
     '/restv2/auth/keys/rotate',
     {
       config: { auth: { admin: true, credentials: ['basic', 'token'] } },
-      schema: { tags: ['auth'], summary: 'Rotate the JWT signing key' },
+      schema: {
+        tags: ['auth'],
+        operationId: 'rotateSigningKey',
+        summary: 'Rotate the JWT signing key',
+        ...NO_BODY,
+        response: {
+          200: Type.Object({ kid: Type.String() }, { examples: [{ kid: '2026-11-22-9c1f0a2b3d4e' }] }),
+        },
+      },
     },
     async () => ({
       kid: await (backend.keys as NonNullable<AuthBackend['keys']>).rotate(),

@@ -23,6 +23,29 @@ const AuditEntryOut = Type.Object({
   after: Type.Optional(Type.Unknown()),
 });
 
+const AUDIT_EXAMPLE = {
+  entries: [
+    {
+      id: '1042',
+      apiKey: 'k7Qd2mXp9LwZ4rTb8nYc',
+      at: '2026-11-22T12:00:00.000Z',
+      actor: 'ada@studio.example',
+      credential: 'token',
+      action: 'config.patch',
+      target: '/restv2/game/:apiKey/config/~events/:eventShortCode',
+      method: 'PATCH',
+      path: '/restv2/game/k7Qd2mXp9LwZ4rTb8nYc/config/~events/winRace',
+      status: 200,
+      requestId: 'req-3f9a1c',
+      before: { name: 'Win race' },
+      after: { name: 'Win Race' },
+    },
+  ],
+  page: 1,
+  pageSize: 50,
+  total: 1,
+};
+
 export function registerAuditRoutes(app: App, ctx: Context): void {
   const { pool } = ctx.store;
   app.get(
@@ -31,6 +54,7 @@ export function registerAuditRoutes(app: App, ctx: Context): void {
       config: { auth: { permission: ['admin.audit', 1] } },
       schema: {
         tags: ['admin'],
+        operationId: 'listAudit',
         summary: 'The audit log of the game: every write, newest first',
         params: Type.Object({ apiKey: Type.String({ minLength: 1, maxLength: 128 }) }),
         querystring: Type.Object(
@@ -46,12 +70,15 @@ export function registerAuditRoutes(app: App, ctx: Context): void {
           { additionalProperties: false },
         ),
         response: {
-          200: Type.Object({
-            entries: Type.Array(AuditEntryOut),
-            page: Type.Integer(),
-            pageSize: Type.Integer(),
-            total: Type.Integer(),
-          }),
+          200: Type.Object(
+            {
+              entries: Type.Array(AuditEntryOut),
+              page: Type.Integer(),
+              pageSize: Type.Integer(),
+              total: Type.Integer(),
+            },
+            { examples: [AUDIT_EXAMPLE] },
+          ),
         },
       },
     },

@@ -2,12 +2,15 @@
 import { Type } from 'typebox';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
+import { listOf, NO_BODY } from '../http/openapi.js';
 import { withTransaction } from '../store/db.js';
 import { loadConfigSummary, loadFullConfig, replaceFullConfig } from './config-store.js';
 import {
+  CREDENTIAL_EXAMPLE,
   CredentialInput,
   CredentialName,
   CredentialOut,
+  FULL_CONFIG_EXAMPLE,
   FullConfigInput,
   FullConfigOut,
 } from './config-types.js';
@@ -22,6 +25,11 @@ import {
 } from './server-credentials.js';
 
 const Brief = Type.Object({ '@id': Type.String(), shortCode: Type.String(), name: Type.String() });
+const brief = (e: { '@id': string; shortCode: string; name: string }) => ({
+  '@id': e['@id'],
+  shortCode: e.shortCode,
+  name: e.name,
+});
 const SummaryOut = Type.Object({
   apiKey: Type.String(),
   version: Type.Integer(),
@@ -31,10 +39,29 @@ const SummaryOut = Type.Object({
   '~indexedTypes': Type.Array(Brief),
   '~credentials': Type.Array(CredentialOut),
 });
-const PushView = Type.Object({
-  apple: Type.Optional(Type.Object({ keyId: Type.String(), teamId: Type.String(), topic: Type.String() })),
-  google: Type.Optional(Type.Object({ projectId: Type.String(), clientEmail: Type.String() })),
-});
+const SUMMARY_EXAMPLE = {
+  apiKey: FULL_CONFIG_EXAMPLE.apiKey,
+  version: 7,
+  '~events': FULL_CONFIG_EXAMPLE['~events'].map(brief),
+  '~runningTotals': FULL_CONFIG_EXAMPLE['~runningTotals'].map(brief),
+  '~leaderboards': FULL_CONFIG_EXAMPLE['~leaderboards'].map(brief),
+  '~indexedTypes': FULL_CONFIG_EXAMPLE['~indexedTypes'].map(brief),
+  '~credentials': [CREDENTIAL_EXAMPLE],
+};
+const PushView = Type.Object(
+  {
+    apple: Type.Optional(Type.Object({ keyId: Type.String(), teamId: Type.String(), topic: Type.String() })),
+    google: Type.Optional(Type.Object({ projectId: Type.String(), clientEmail: Type.String() })),
+  },
+  {
+    examples: [
+      {
+        apple: { keyId: 'ABC123DEFG', teamId: 'DEF123GHIJ', topic: 'com.studio.spaceminers' },
+        google: { projectId: 'space-miners', clientEmail: 'push@space-miners.iam.gserviceaccount.com' },
+      },
+    ],
+  },
+);
 
 export function registerWholeConfigRoutes(app: App, ctx: Context): void {
   const { pool } = ctx.store;
@@ -44,11 +71,14 @@ export function registerWholeConfigRoutes(app: App, ctx: Context): void {
       config: need('configurator.config', 1),
       schema: {
         tags,
+        operationId: 'getConfig',
         summary: 'The configuration: top-level entities and version, or with ?full=true the whole document',
         params: ApiKeyParams,
         querystring: Type.Object({ full: Type.Optional(Type.Boolean()) }),
         // The summary first: a full document never has `version`, an empty summary would pass as a full one.
-        response: { 200: Type.Union([SummaryOut, FullConfigOut]) },
+        response: {
+          200: Type.Union([SummaryOut, FullConfigOut], { examples: [SUMMARY_EXAMPLE, FULL_CONFIG_EXAMPLE] }),
+        },
       },
     },
     async (request) =>
@@ -62,6 +92,7 @@ export function registerWholeConfigRoutes(app: App, ctx: Context): void {
       config: need('configurator.config', 2),
       schema: {
         tags,
+        operationId: 'replaceConfig',
         summary: 'Replace the whole configuration (validated first, applied atomically)',
         params: ApiKeyParams,
         body: FullConfigInput,
@@ -81,16 +112,18 @@ function registerCredentialRoutes(app: App, ctx: Context): void {
   const write = need('configurator.credentials', 2);
   const base = `${CONFIG_BASE}/~credentials`;
   const NameParams = paramsWith({ name: CredentialName });
-  const Secret = Type.Object({ secret: Type.String() });
+  const SECRET = 'Xb3k9QzL0mW7pR2tY5vN8cF1hJ4dG6sA0eK3uI9oP2q';
+  const Secret = Type.Object({ secret: Type.String() }, { examples: [{ secret: SECRET }] });
   app.get(
     base,
     {
       config: read,
       schema: {
         tags,
+        operationId: 'listCredentials',
         summary: 'List server credentials (never their secrets)',
         params: ApiKeyParams,
-        response: { 200: Type.Array(CredentialOut) },
+        response: { 200: listOf(CredentialOut) },
       },
     },
     async (request) => listCredentials(pool, request.params.apiKey),
@@ -101,10 +134,16 @@ function registerCredentialRoutes(app: App, ctx: Context): void {
       config: write,
       schema: {
         tags,
+        operationId: 'createCredential',
         summary: 'Create a server credential; the answer shows its secret, this once',
         params: ApiKeyParams,
-        body: Type.Omit(CredentialInput, ['@id']),
-        response: { 201: Type.Object({ '@id': Type.String(), name: Type.String(), secret: Type.String() }) },
+        body: Type.Omit(CredentialInput, ['@id'], { examples: [{ name: 'server' }] }),
+        response: {
+          201: Type.Object(
+            { '@id': Type.String(), name: Type.String(), secret: Type.String() },
+            { examples: [{ ...CREDENTIAL_EXAMPLE, secret: SECRET }] },
+          ),
+        },
       },
     },
     async (request, reply) =>
@@ -116,6 +155,7 @@ function registerCredentialRoutes(app: App, ctx: Context): void {
       config: read,
       schema: {
         tags,
+        operationId: 'getCredential',
         summary: 'Read a server credential',
         params: NameParams,
         response: { 200: CredentialOut },
@@ -129,7 +169,9 @@ function registerCredentialRoutes(app: App, ctx: Context): void {
       config: write,
       schema: {
         tags,
+        operationId: 'resetCredentialSecret',
         summary: 'Give a credential a new secret, shown this once',
+        ...NO_BODY,
         params: NameParams,
         response: { 200: Secret },
       },
@@ -140,7 +182,13 @@ function registerCredentialRoutes(app: App, ctx: Context): void {
     `${base}/:name`,
     {
       config: write,
-      schema: { tags, summary: 'Delete a server credential', params: NameParams, response: { 200: Message } },
+      schema: {
+        tags,
+        operationId: 'deleteCredential',
+        summary: 'Delete a server credential',
+        params: NameParams,
+        response: { 200: Message },
+      },
     },
     async (request) => {
       await deleteCredential(pool, request.params.apiKey, request.params.name);
@@ -158,6 +206,7 @@ function registerPushCredentialRoutes(app: App, ctx: Context): void {
       config: need('configurator.pushCredentials', 1),
       schema: {
         tags,
+        operationId: 'getPushCredentials',
         summary: 'Configured push credentials: identifiers only, never keys',
         params: ApiKeyParams,
         response: { 200: PushView },
@@ -171,11 +220,36 @@ function registerPushCredentialRoutes(app: App, ctx: Context): void {
       config: need('configurator.pushCredentials', 2),
       schema: {
         tags,
+        operationId: 'replacePushCredentials',
         summary: 'Replace the APNs / FCM credentials ({} removes them); stored sealed',
         params: ApiKeyParams,
         body: Type.Object(
-          { apple: Type.Optional(Type.Unknown()), google: Type.Optional(Type.Unknown()) },
-          { additionalProperties: false },
+          {
+            apple: Type.Optional(
+              Type.Unknown({
+                description:
+                  '{keyPem, keyId, teamId, topic}: the APNs token key (.p8, PKCS#8 PEM) and its identifiers',
+              }),
+            ),
+            google: Type.Optional(
+              Type.Unknown({
+                description: '{serviceAccount}: the FCM service account JSON (an object, or its text)',
+              }),
+            ),
+          },
+          {
+            additionalProperties: false,
+            examples: [
+              {
+                apple: {
+                  keyPem: '-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----\n',
+                  keyId: 'ABC123DEFG',
+                  teamId: 'DEF123GHIJ',
+                  topic: 'com.studio.spaceminers',
+                },
+              },
+            ],
+          },
         ),
         response: { 200: PushView },
       },

@@ -1,5 +1,5 @@
 // The game configuration's entities: value sets, TypeScript shapes, and the TypeBox schemas of bodies and answers.
-import { type TSchema, Type } from 'typebox';
+import { type TPartial, type TSchema, Type } from 'typebox';
 
 export const DATA_TYPES = ['int', 'number', 'string', 'json'] as const;
 export const AGGREGATION_TYPES = [
@@ -113,6 +113,60 @@ export interface FullConfig extends ConfigDoc {
   '~credentials': CredentialView[];
 }
 
+// ---- Examples of the OpenAPI document: one small game, every entity referring to the one before. ----
+
+const ref = (to: string) => ({ '@ref': to });
+const ATTRIBUTE_EXAMPLE = {
+  '@id': '/~events/winRace/~attributes/SCORE',
+  name: 'Score',
+  shortCode: 'SCORE',
+  dataType: 'int',
+  defaultAggregationType: 'MAX',
+  defaultValue: 0,
+};
+const EVENT_EXAMPLE = {
+  '@id': '/~events/winRace',
+  name: 'Win Race',
+  shortCode: 'winRace',
+  description: 'A player finished a race',
+  '~attributes': [ATTRIBUTE_EXAMPLE],
+};
+const RUNNING_TOTAL_EXAMPLE = {
+  '@id': '/~runningTotals/bestScore',
+  shortCode: 'bestScore',
+  name: 'Best score',
+  description: '',
+  event: ref('/~events/winRace'),
+  groupBy: [],
+  collectors: [{ attribute: ref('/~events/winRace/~attributes/SCORE'), calculation: 'MAX' }],
+};
+const LEADERBOARD_EXAMPLE = {
+  '@id': '/~leaderboards/topScores',
+  shortCode: 'topScores',
+  name: 'Top scores',
+  description: '',
+  fields: [{ runningTotal: ref('/~runningTotals/bestScore'), collector: 'SCORE', sort: 'DESC' }],
+  partitions: [],
+  resetFrequency: 'NEVER',
+};
+const INDEXED_TYPE_EXAMPLE = {
+  '@id': '/~indexedTypes/inventory',
+  shortCode: 'inventory',
+  name: 'Inventory',
+  fields: [{ name: 'owner', type: 'string' }],
+};
+export const CREDENTIAL_EXAMPLE = { '@id': '/~credentials/server', name: 'server' };
+export const FULL_CONFIG_EXAMPLE = {
+  apiKey: 'k7Qd2mXp9LwZ4rTb8nYc',
+  '~events': [EVENT_EXAMPLE],
+  '~runningTotals': [RUNNING_TOTAL_EXAMPLE],
+  '~leaderboards': [LEADERBOARD_EXAMPLE],
+  '~indexedTypes': [INDEXED_TYPE_EXAMPLE],
+  '~credentials': [CREDENTIAL_EXAMPLE],
+};
+/** An example as the answer of a create or read, and as a list of one. */
+const one = (example: unknown) => ({ examples: [example] });
+
 // ---- Schemas. Inputs accept an optional @id (a GET answer can be sent back); answers always carry it. ----
 
 export const ShortCode = Type.String({
@@ -139,7 +193,7 @@ export const AttributeInput = Type.Object(
     defaultAggregationType: Type.Enum(AGGREGATION_TYPES),
     defaultValue: Type.Optional(Type.Unknown()),
   },
-  strict,
+  { ...strict, ...one(ATTRIBUTE_EXAMPLE) },
 );
 
 export const EventInput = Type.Object(
@@ -150,7 +204,7 @@ export const EventInput = Type.Object(
     description: Description,
     '~attributes': Type.Optional(Type.Array(AttributeInput, { maxItems: 256 })),
   },
-  strict,
+  { ...strict, ...one(EVENT_EXAMPLE) },
 );
 
 const FilterSchema = Type.Object({ operator: Type.Enum(FILTER_OPERATORS), value: Type.Unknown() }, strict);
@@ -169,7 +223,7 @@ export const RunningTotalInput = Type.Object(
     groupBy: Type.Optional(Type.Array(RefSchema, { maxItems: 8 })),
     collectors: Type.Array(CollectorSchema, { minItems: 1, maxItems: 64 }),
   },
-  strict,
+  { ...strict, ...one(RUNNING_TOTAL_EXAMPLE) },
 );
 
 const LeaderboardFieldSchema = Type.Object(
@@ -188,7 +242,7 @@ export const LeaderboardInput = Type.Object(
     partitions: Type.Optional(Type.Array(PartitionSchema, { maxItems: 8 })),
     resetFrequency: Type.Optional(Type.Enum(RESET_FREQUENCIES)),
   },
-  strict,
+  { ...strict, ...one(LEADERBOARD_EXAMPLE) },
 );
 
 const IndexedFieldSchema = Type.Object(
@@ -206,10 +260,13 @@ export const IndexedTypeInput = Type.Object(
     name: Name,
     fields: Type.Array(IndexedFieldSchema, { maxItems: 32 }),
   },
-  strict,
+  { ...strict, ...one(INDEXED_TYPE_EXAMPLE) },
 );
 
-export const CredentialInput = Type.Object({ '@id': Type.Optional(Id), name: CredentialName }, strict);
+export const CredentialInput = Type.Object(
+  { '@id': Type.Optional(Id), name: CredentialName },
+  { ...strict, ...one(CREDENTIAL_EXAMPLE) },
+);
 
 /** PUT /config: a whole configuration; a missing collection means "none". The apiKey is ignored. */
 export const FullConfigInput = Type.Object(
@@ -221,68 +278,90 @@ export const FullConfigInput = Type.Object(
     '~indexedTypes': Type.Optional(Type.Array(IndexedTypeInput, { maxItems: 1_000 })),
     '~credentials': Type.Optional(Type.Array(CredentialInput, { maxItems: 1_000 })),
   },
-  strict,
+  { ...strict, ...one(FULL_CONFIG_EXAMPLE) },
 );
 
 /** Update bodies: any subset of the create fields (PUT and PATCH change only the fields sent). */
-export function partialOf<T extends TSchema>(schema: T) {
-  return Type.Partial(schema, strict);
+export function partialOf<T extends TSchema>(schema: T): TPartial<T> {
+  const examples = (schema as { examples?: unknown[] }).examples;
+  return Type.Partial(schema, { ...strict, ...(examples ? { examples } : {}) });
 }
 
 // ---- Answers: every field present, in a fixed order. ----
 
-export const AttributeOut = Type.Object({
-  '@id': Type.String(),
-  name: Type.String(),
-  shortCode: Type.String(),
-  dataType: Type.String(),
-  defaultAggregationType: Type.String(),
-  defaultValue: Type.Unknown(),
-});
-export const EventOut = Type.Object({
-  '@id': Type.String(),
-  name: Type.String(),
-  shortCode: Type.String(),
-  description: Type.String(),
-  '~attributes': Type.Array(AttributeOut),
-});
+export const AttributeOut = Type.Object(
+  {
+    '@id': Type.String(),
+    name: Type.String(),
+    shortCode: Type.String(),
+    dataType: Type.String(),
+    defaultAggregationType: Type.String(),
+    defaultValue: Type.Unknown(),
+  },
+  one(ATTRIBUTE_EXAMPLE),
+);
+export const EventOut = Type.Object(
+  {
+    '@id': Type.String(),
+    name: Type.String(),
+    shortCode: Type.String(),
+    description: Type.String(),
+    '~attributes': Type.Array(AttributeOut),
+  },
+  one(EVENT_EXAMPLE),
+);
 const RefOut = Type.Object({ '@ref': Type.String() });
-export const RunningTotalOut = Type.Object({
-  '@id': Type.String(),
-  shortCode: Type.String(),
-  name: Type.String(),
-  description: Type.String(),
-  event: RefOut,
-  groupBy: Type.Array(RefOut),
-  collectors: Type.Array(
-    Type.Object({
-      attribute: RefOut,
-      calculation: Type.String(),
-      filter: Type.Optional(Type.Object({ operator: Type.String(), value: Type.Unknown() })),
-    }),
-  ),
-});
-export const LeaderboardOut = Type.Object({
-  '@id': Type.String(),
-  shortCode: Type.String(),
-  name: Type.String(),
-  description: Type.String(),
-  fields: Type.Array(Type.Object({ runningTotal: RefOut, collector: Type.String(), sort: Type.String() })),
-  partitions: Type.Array(Type.Object({ attribute: Type.String() })),
-  resetFrequency: Type.String(),
-});
-export const IndexedTypeOut = Type.Object({
-  '@id': Type.String(),
-  shortCode: Type.String(),
-  name: Type.String(),
-  fields: Type.Array(Type.Object({ name: Type.String(), type: Type.String() })),
-});
-export const CredentialOut = Type.Object({ '@id': Type.String(), name: Type.String() });
-export const FullConfigOut = Type.Object({
-  apiKey: Type.String(),
-  '~events': Type.Array(EventOut),
-  '~runningTotals': Type.Array(RunningTotalOut),
-  '~leaderboards': Type.Array(LeaderboardOut),
-  '~indexedTypes': Type.Array(IndexedTypeOut),
-  '~credentials': Type.Array(CredentialOut),
-});
+export const RunningTotalOut = Type.Object(
+  {
+    '@id': Type.String(),
+    shortCode: Type.String(),
+    name: Type.String(),
+    description: Type.String(),
+    event: RefOut,
+    groupBy: Type.Array(RefOut),
+    collectors: Type.Array(
+      Type.Object({
+        attribute: RefOut,
+        calculation: Type.String(),
+        filter: Type.Optional(Type.Object({ operator: Type.String(), value: Type.Unknown() })),
+      }),
+    ),
+  },
+  one(RUNNING_TOTAL_EXAMPLE),
+);
+export const LeaderboardOut = Type.Object(
+  {
+    '@id': Type.String(),
+    shortCode: Type.String(),
+    name: Type.String(),
+    description: Type.String(),
+    fields: Type.Array(Type.Object({ runningTotal: RefOut, collector: Type.String(), sort: Type.String() })),
+    partitions: Type.Array(Type.Object({ attribute: Type.String() })),
+    resetFrequency: Type.String(),
+  },
+  one(LEADERBOARD_EXAMPLE),
+);
+export const IndexedTypeOut = Type.Object(
+  {
+    '@id': Type.String(),
+    shortCode: Type.String(),
+    name: Type.String(),
+    fields: Type.Array(Type.Object({ name: Type.String(), type: Type.String() })),
+  },
+  one(INDEXED_TYPE_EXAMPLE),
+);
+export const CredentialOut = Type.Object(
+  { '@id': Type.String(), name: Type.String() },
+  one(CREDENTIAL_EXAMPLE),
+);
+export const FullConfigOut = Type.Object(
+  {
+    apiKey: Type.String(),
+    '~events': Type.Array(EventOut),
+    '~runningTotals': Type.Array(RunningTotalOut),
+    '~leaderboards': Type.Array(LeaderboardOut),
+    '~indexedTypes': Type.Array(IndexedTypeOut),
+    '~credentials': Type.Array(CredentialOut),
+  },
+  one(FULL_CONFIG_EXAMPLE),
+);

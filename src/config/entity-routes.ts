@@ -1,7 +1,8 @@
 // Routes of ~runningTotals, ~leaderboards and ~indexedTypes: list, create, read, update (PUT/PATCH), delete.
-import { type TSchema, Type } from 'typebox';
+import type { TSchema } from 'typebox';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
+import { listOf } from '../http/openapi.js';
 import {
   IndexedTypeInput,
   IndexedTypeOut,
@@ -23,12 +24,15 @@ import {
   runningTotalKind,
   updateEntity,
 } from './entities.js';
+import { UPDATES } from './events-routes.js';
 import { ApiKeyParams, CONFIG_BASE, Message, need, paramsWith, SUCCESS, TAGS as tags } from './route-kit.js';
 
 interface EntityRoutes {
   path: string;
   /** Singular, for summaries. */
   noun: string;
+  /** Singular, for operationIds (createLeaderboard, listLeaderboards). */
+  name: string;
   permission: string;
   // biome-ignore lint/suspicious/noExplicitAny: one table serves three entity types
   kind: EntityKind<any, any>;
@@ -40,6 +44,7 @@ const TABLE: EntityRoutes[] = [
   {
     path: `${CONFIG_BASE}/~runningTotals`,
     noun: 'running total',
+    name: 'RunningTotal',
     permission: 'configurator.runningTotals',
     kind: runningTotalKind,
     input: RunningTotalInput,
@@ -48,6 +53,7 @@ const TABLE: EntityRoutes[] = [
   {
     path: `${CONFIG_BASE}/~leaderboards`,
     noun: 'leaderboard',
+    name: 'Leaderboard',
     permission: 'configurator.leaderboards',
     kind: leaderboardKind,
     input: LeaderboardInput,
@@ -56,6 +62,7 @@ const TABLE: EntityRoutes[] = [
   {
     path: `${CONFIG_BASE}/~indexedTypes`,
     noun: 'indexed type (data-service type)',
+    name: 'IndexedType',
     permission: 'configurator.indexedTypes',
     kind: indexedTypeKind,
     input: IndexedTypeInput,
@@ -80,9 +87,10 @@ function registerOne(app: App, ctx: Context, e: EntityRoutes): void {
       config: read,
       schema: {
         tags,
+        operationId: `list${e.name}s`,
         summary: `List ${e.noun}s`,
         params: ApiKeyParams,
-        response: { 200: Type.Array(e.output) },
+        response: { 200: listOf(e.output) },
       },
     },
     async (request) => listEntities(pool, request.params.apiKey, e.kind),
@@ -93,6 +101,7 @@ function registerOne(app: App, ctx: Context, e: EntityRoutes): void {
       config: write,
       schema: {
         tags,
+        operationId: `create${e.name}`,
         summary: `Create a ${e.noun}`,
         params: ApiKeyParams,
         body: e.input,
@@ -106,29 +115,44 @@ function registerOne(app: App, ctx: Context, e: EntityRoutes): void {
     one,
     {
       config: read,
-      schema: { tags, summary: `Read a ${e.noun}`, params: OneParams, response: { 200: e.output } },
+      schema: {
+        tags,
+        operationId: `get${e.name}`,
+        summary: `Read a ${e.noun}`,
+        params: OneParams,
+        response: { 200: e.output },
+      },
     },
     async (request) => getEntity(pool, request.params.apiKey, e.kind, request.params.shortCode),
   );
-  app.route({
-    method: ['PUT', 'PATCH'],
-    url: one,
-    config: write,
-    schema: {
-      tags,
-      summary: `Update a ${e.noun}: only the fields sent change`,
-      params: OneParams,
-      body: partialOf(e.input),
-      response: { 200: e.output },
-    },
-    handler: async (request) =>
-      updateEntity(pool, request.params.apiKey, e.kind, request.params.shortCode, request.body as object),
-  });
+  for (const [method, verb] of UPDATES) {
+    app.route({
+      method,
+      url: one,
+      config: write,
+      schema: {
+        tags,
+        operationId: `${verb}${e.name}`,
+        summary: `Update a ${e.noun}: only the fields sent change`,
+        params: OneParams,
+        body: partialOf(e.input),
+        response: { 200: e.output },
+      },
+      handler: async (request) =>
+        updateEntity(pool, request.params.apiKey, e.kind, request.params.shortCode, request.body as object),
+    });
+  }
   app.delete(
     one,
     {
       config: write,
-      schema: { tags, summary: `Delete a ${e.noun}`, params: OneParams, response: { 200: Message } },
+      schema: {
+        tags,
+        operationId: `delete${e.name}`,
+        summary: `Delete a ${e.noun}`,
+        params: OneParams,
+        response: { 200: Message },
+      },
     },
     async (request) => {
       await deleteEntity(pool, request.params.apiKey, e.kind, request.params.shortCode);

@@ -1,7 +1,7 @@
 // Routes of events and their attributes: /restv2/game/{apiKey}/config/~events/** (configurator.events).
-import { Type } from 'typebox';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
+import { listOf } from '../http/openapi.js';
 import { AttributeInput, AttributeOut, EventInput, EventOut, partialOf, ShortCode } from './config-types.js';
 import {
   createAttribute,
@@ -25,6 +25,11 @@ const EVENTS = `${CONFIG_BASE}/~events`;
 const EVENT = `${EVENTS}/:eventShortCode`;
 const ATTRIBUTES = `${EVENT}/~attributes`;
 const ATTRIBUTE = `${ATTRIBUTES}/:attributeShortCode`;
+/** The update methods and the verb of their operationIds (updateEvent, patchEvent...). */
+export const UPDATES = [
+  ['PUT', 'update'],
+  ['PATCH', 'patch'],
+] as const;
 
 export function registerEventRoutes(app: App, ctx: Context): void {
   const { pool } = ctx.store;
@@ -32,7 +37,13 @@ export function registerEventRoutes(app: App, ctx: Context): void {
     EVENTS,
     {
       config: read,
-      schema: { tags, summary: 'List events', params: ApiKeyParams, response: { 200: Type.Array(EventOut) } },
+      schema: {
+        tags,
+        operationId: 'listEvents',
+        summary: 'List events',
+        params: ApiKeyParams,
+        response: { 200: listOf(EventOut) },
+      },
     },
     async (request) => listEvents(pool, request.params.apiKey),
   );
@@ -42,6 +53,7 @@ export function registerEventRoutes(app: App, ctx: Context): void {
       config: write,
       schema: {
         tags,
+        operationId: 'createEvent',
         summary: 'Create an event (with or without ~attributes)',
         params: ApiKeyParams,
         body: EventInput,
@@ -55,29 +67,45 @@ export function registerEventRoutes(app: App, ctx: Context): void {
     EVENT,
     {
       config: read,
-      schema: { tags, summary: 'Read an event', params: EventParams, response: { 200: EventOut } },
+      schema: {
+        tags,
+        operationId: 'getEvent',
+        summary: 'Read an event',
+        params: EventParams,
+        response: { 200: EventOut },
+      },
     },
     async (request) => getEvent(pool, request.params.apiKey, request.params.eventShortCode),
   );
-  app.route({
-    method: ['PUT', 'PATCH'],
-    url: EVENT,
-    config: write,
-    schema: {
-      tags,
-      summary: 'Update an event: only the fields sent change (~attributes sent replaces the list)',
-      params: EventParams,
-      body: partialOf(EventInput),
-      response: { 200: EventOut },
-    },
-    handler: async (request) =>
-      updateEvent(pool, request.params.apiKey, request.params.eventShortCode, request.body),
-  });
+  // PUT and PATCH do the same; two declarations, so that each has its own operationId.
+  for (const [method, operationId] of UPDATES) {
+    app.route({
+      method,
+      url: EVENT,
+      config: write,
+      schema: {
+        tags,
+        operationId: `${operationId}Event`,
+        summary: 'Update an event: only the fields sent change (~attributes sent replaces the list)',
+        params: EventParams,
+        body: partialOf(EventInput),
+        response: { 200: EventOut },
+      },
+      handler: async (request) =>
+        updateEvent(pool, request.params.apiKey, request.params.eventShortCode, request.body),
+    });
+  }
   app.delete(
     EVENT,
     {
       config: write,
-      schema: { tags, summary: 'Delete an event', params: EventParams, response: { 200: Message } },
+      schema: {
+        tags,
+        operationId: 'deleteEvent',
+        summary: 'Delete an event',
+        params: EventParams,
+        response: { 200: Message },
+      },
     },
     async (request) => {
       await deleteEvent(pool, request.params.apiKey, request.params.eventShortCode);
@@ -95,9 +123,10 @@ function registerAttributeRoutes(app: App, ctx: Context): void {
       config: read,
       schema: {
         tags,
+        operationId: 'listAttributes',
         summary: "List an event's attributes",
         params: EventParams,
-        response: { 200: Type.Array(AttributeOut) },
+        response: { 200: listOf(AttributeOut) },
       },
     },
     async (request) => listAttributes(pool, request.params.apiKey, request.params.eventShortCode),
@@ -108,6 +137,7 @@ function registerAttributeRoutes(app: App, ctx: Context): void {
       config: write,
       schema: {
         tags,
+        operationId: 'createAttribute',
         summary: 'Add an attribute to an event',
         params: EventParams,
         body: AttributeInput,
@@ -125,6 +155,7 @@ function registerAttributeRoutes(app: App, ctx: Context): void {
       config: read,
       schema: {
         tags,
+        operationId: 'getAttribute',
         summary: 'Read an attribute',
         params: AttributeParams,
         response: { 200: AttributeOut },
@@ -135,27 +166,36 @@ function registerAttributeRoutes(app: App, ctx: Context): void {
       return getAttribute(pool, apiKey, eventShortCode, attributeShortCode);
     },
   );
-  app.route({
-    method: ['PUT', 'PATCH'],
-    url: ATTRIBUTE,
-    config: write,
-    schema: {
-      tags,
-      summary: 'Update an attribute: only the fields sent change',
-      params: AttributeParams,
-      body: partialOf(AttributeInput),
-      response: { 200: AttributeOut },
-    },
-    handler: async (request) => {
-      const { apiKey, eventShortCode, attributeShortCode } = request.params;
-      return updateAttribute(pool, apiKey, eventShortCode, attributeShortCode, request.body);
-    },
-  });
+  for (const [method, operationId] of UPDATES) {
+    app.route({
+      method,
+      url: ATTRIBUTE,
+      config: write,
+      schema: {
+        tags,
+        operationId: `${operationId}Attribute`,
+        summary: 'Update an attribute: only the fields sent change',
+        params: AttributeParams,
+        body: partialOf(AttributeInput),
+        response: { 200: AttributeOut },
+      },
+      handler: async (request) => {
+        const { apiKey, eventShortCode, attributeShortCode } = request.params;
+        return updateAttribute(pool, apiKey, eventShortCode, attributeShortCode, request.body);
+      },
+    });
+  }
   app.delete(
     ATTRIBUTE,
     {
       config: write,
-      schema: { tags, summary: 'Delete an attribute', params: AttributeParams, response: { 200: Message } },
+      schema: {
+        tags,
+        operationId: 'deleteAttribute',
+        summary: 'Delete an attribute',
+        params: AttributeParams,
+        response: { 200: Message },
+      },
     },
     async (request) => {
       const { apiKey, eventShortCode, attributeShortCode } = request.params;

@@ -1,21 +1,46 @@
 // Routes of the config role for games themselves: /restv2/games, /restv2/game/{apiKey}, endpoint discovery.
 import { Type } from 'typebox';
 import { listGamesOf } from '../auth/collaborators.js';
+import { MyGames } from '../auth/route-schemas.js';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
 import { principalOf } from '../http/authenticate.js';
+import { NO_BODY } from '../http/openapi.js';
 import { createGame, deleteGame, endpointsOf, getGame, listDeletedGames, restoreGame } from './games.js';
 
-const GameOut = Type.Object({
-  apiKey: Type.String(),
-  name: Type.String(),
-  cluster: Type.String(),
-  owner: Type.String(),
-  created: Type.String(),
-  deleted: Type.Optional(Type.String()),
-});
+const GAME = {
+  apiKey: 'k7Qd2mXp9LwZ4rTb8nYc',
+  name: 'Space Miners',
+  cluster: 'local',
+  owner: 'ada@studio.example',
+  created: '2026-11-22T12:00:00.000Z',
+};
+const GameOut = Type.Object(
+  {
+    apiKey: Type.String(),
+    name: Type.String(),
+    cluster: Type.String(),
+    owner: Type.String(),
+    created: Type.String(),
+    deleted: Type.Optional(Type.String()),
+  },
+  { examples: [GAME] },
+);
 const ApiKey = Type.Object({ apiKey: Type.String({ minLength: 1, maxLength: 128 }) });
 const Url = Type.Union([Type.String(), Type.Null()]);
+const EndpointsOut = Type.Object(
+  { liveNosql: Url, previewNosql: Url, liveElasticSearch: Url, previewElasticSearch: Url },
+  {
+    examples: [
+      {
+        liveNosql: 'https://playbase.example/live',
+        previewNosql: 'https://playbase.example/preview',
+        liveElasticSearch: null,
+        previewElasticSearch: null,
+      },
+    ],
+  },
+);
 
 export function registerGameRoutes(app: App, ctx: Context): void {
   const { pool } = ctx.store;
@@ -28,13 +53,14 @@ export function registerGameRoutes(app: App, ctx: Context): void {
       config: anyUser,
       schema: {
         tags,
+        operationId: 'createGame',
         summary: 'Create a game (the caller owns it)',
         body: Type.Object(
           {
             name: Type.String({ minLength: 1, maxLength: 200 }),
             cluster: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
           },
-          { additionalProperties: false },
+          { additionalProperties: false, examples: [{ name: 'Space Miners' }] },
         ),
         response: { 201: GameOut },
       },
@@ -54,7 +80,10 @@ export function registerGameRoutes(app: App, ctx: Context): void {
   );
   app.get(
     '/restv2/games',
-    { config: anyUser, schema: { tags, summary: "The caller's games" } },
+    {
+      config: anyUser,
+      schema: { tags, operationId: 'listGames', summary: "The caller's games", response: { 200: MyGames } },
+    },
     async (request) => listGamesOf(pool, principalOf(request).username),
   );
   app.get(
@@ -63,8 +92,11 @@ export function registerGameRoutes(app: App, ctx: Context): void {
       config: anyUser,
       schema: {
         tags,
+        operationId: 'listDeletedGames',
         summary: "The caller's games in the recycle bin",
-        response: { 200: Type.Array(GameOut) },
+        response: {
+          200: Type.Array(GameOut, { examples: [[{ ...GAME, deleted: '2026-11-23T09:30:00.000Z' }]] }),
+        },
       },
     },
     async (request) => listDeletedGames(pool, principalOf(request).username, ctx.clock()),
@@ -73,7 +105,13 @@ export function registerGameRoutes(app: App, ctx: Context): void {
     '/restv2/game/:apiKey',
     {
       config: { auth: { permission: ['game', 1] } },
-      schema: { tags, params: ApiKey, response: { 200: GameOut } },
+      schema: {
+        tags,
+        operationId: 'getGame',
+        summary: 'Read a game',
+        params: ApiKey,
+        response: { 200: GameOut },
+      },
     },
     async (request) => getGame(pool, request.params.apiKey),
   );
@@ -83,9 +121,10 @@ export function registerGameRoutes(app: App, ctx: Context): void {
       config: { auth: { permission: ['game', 2] } },
       schema: {
         tags,
+        operationId: 'deleteGame',
         summary: 'Move the game to the recycle bin (10 days)',
         params: ApiKey,
-        response: { 200: Type.Object({ message: Type.String() }) },
+        response: { 200: Type.Object({ message: Type.String() }, { examples: [{ message: 'SUCCESS' }] }) },
       },
     },
     async (request) => {
@@ -99,7 +138,9 @@ export function registerGameRoutes(app: App, ctx: Context): void {
       config: anyUser,
       schema: {
         tags,
+        operationId: 'restoreGame',
         summary: 'Bring a game back from the recycle bin (owner)',
+        ...NO_BODY,
         params: ApiKey,
         response: { 200: GameOut },
       },
@@ -112,16 +153,10 @@ export function registerGameRoutes(app: App, ctx: Context): void {
       config: { auth: { permission: ['game', 1] } },
       schema: {
         tags,
+        operationId: 'getEndpoints',
         summary: 'Endpoint discovery: base URLs of the Live and Preview runtime data servers',
         params: Type.Object({ gameApiKey: Type.String({ minLength: 1, maxLength: 128 }) }),
-        response: {
-          200: Type.Object({
-            liveNosql: Url,
-            previewNosql: Url,
-            liveElasticSearch: Url,
-            previewElasticSearch: Url,
-          }),
-        },
+        response: { 200: EndpointsOut },
       },
     },
     async (request) => endpointsOf(await getGame(pool, request.params.gameApiKey), ctx.settings.clusters),

@@ -4,6 +4,7 @@ import type { Level } from '../auth/permissions.js';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
 import { principalOf } from '../http/authenticate.js';
+import { listOf } from '../http/openapi.js';
 import {
   createItem,
   deleteItem,
@@ -45,14 +46,42 @@ const REQUIRED: Record<ManageKind, string[]> = {
   query: ['shortCode', 'name', 'collection'],
 };
 
-const ROUTES: { kind: ManageKind; path: string; permission: string }[] = [
-  { kind: 'screen', path: 'screens', permission: 'manage.screens' },
-  { kind: 'snippet', path: 'snippets', permission: 'manage.snippets' },
-  { kind: 'query', path: 'queries', permission: 'manage.queries' },
+const ROUTES: { kind: ManageKind; path: string; permission: string; noun: string; nouns: string }[] = [
+  { kind: 'screen', path: 'screens', permission: 'manage.screens', noun: 'Screen', nouns: 'Screens' },
+  { kind: 'snippet', path: 'snippets', permission: 'manage.snippets', noun: 'Snippet', nouns: 'Snippets' },
+  { kind: 'query', path: 'queries', permission: 'manage.queries', noun: 'Query', nouns: 'Queries' },
 ];
 
+const SCREEN_EXAMPLE = {
+  shortCode: 'players',
+  name: 'Players',
+  template: '<gs-query name="topPlayers"/>',
+  groups: ['Support'],
+};
+const EXAMPLES: Record<ManageKind, Record<string, unknown>> = {
+  screen: SCREEN_EXAMPLE,
+  snippet: {
+    ...SCREEN_EXAMPLE,
+    shortCode: 'banPlayer',
+    name: 'Ban a player',
+    template: '<p>{{playerId}} is banned</p>',
+    script: 'Spark.getPlayer(playerId).setPrivateData("banned", true);',
+    scriptData: {},
+  },
+  query: {
+    shortCode: 'topPlayers',
+    name: 'Top players',
+    collection: 'player',
+    query: { currency1: { $gt: 100 } },
+    fields: { displayName: 1, currency1: 1 },
+    sort: { currency1: -1 },
+    limit: 20,
+    groups: ['Support'],
+  },
+};
+
 function outSchema(kind: ManageKind): TObject {
-  return Type.Object({ shortCode: Type.String(), ...FIELDS[kind] });
+  return Type.Object({ shortCode: Type.String(), ...FIELDS[kind] }, { examples: [EXAMPLES[kind]] });
 }
 
 /** The body of a create (required fields enforced) or of an update (shortCode optional, must match the path). */
@@ -62,7 +91,11 @@ function bodySchema(kind: ManageKind, create: boolean): TObject {
   const shaped = Object.fromEntries(
     Object.entries(props).map(([k, v]) => [k, required.includes(k) ? v : Type.Optional(v)]),
   );
-  return Type.Object(shaped, { additionalProperties: false });
+  const { shortCode, ...rest } = EXAMPLES[kind];
+  return Type.Object(shaped, {
+    additionalProperties: false,
+    examples: [create ? { shortCode, ...rest } : rest],
+  });
 }
 
 const ApiKey = Type.String({ minLength: 1, maxLength: 128 });
@@ -74,7 +107,7 @@ export function registerManageRoutes(app: App, ctx: Context): void {
 function registerKind(
   app: App,
   ctx: Context,
-  { kind, path, permission }: { kind: ManageKind; path: string; permission: string },
+  { kind, path, permission, noun, nouns }: (typeof ROUTES)[number],
 ): void {
   const { pool } = ctx.store;
   const base = `/restv2/game/:apiKey/manage/${path}`;
@@ -93,7 +126,13 @@ function registerKind(
     base,
     {
       config: auth(1),
-      schema: { tags, summary: `List the ${path}`, params: Params, response: { 200: Type.Array(Out) } },
+      schema: {
+        tags,
+        operationId: `list${nouns}`,
+        summary: `List the ${path}`,
+        params: Params,
+        response: { 200: listOf(Out) },
+      },
     },
     async (request) => listItems(pool, request.params.apiKey, kind),
   );
@@ -103,6 +142,7 @@ function registerKind(
       config: write(2),
       schema: {
         tags,
+        operationId: `create${noun}`,
         summary: `Create a ${kind}`,
         params: Params,
         body: bodySchema(kind, true),
@@ -116,7 +156,13 @@ function registerKind(
     `${base}/:shortCode`,
     {
       config: auth(1),
-      schema: { tags, summary: `Read a ${kind}`, params: ItemParams, response: { 200: Out } },
+      schema: {
+        tags,
+        operationId: `get${noun}`,
+        summary: `Read a ${kind}`,
+        params: ItemParams,
+        response: { 200: Out },
+      },
     },
     async (request) => getItem(pool, request.params.apiKey, kind, request.params.shortCode),
   );
@@ -126,6 +172,7 @@ function registerKind(
       config: write(2),
       schema: {
         tags,
+        operationId: `replace${noun}`,
         summary: `Replace a ${kind}`,
         params: ItemParams,
         body: bodySchema(kind, false),
@@ -141,9 +188,10 @@ function registerKind(
       config: write(2),
       schema: {
         tags,
+        operationId: `delete${noun}`,
         summary: `Delete a ${kind}`,
         params: ItemParams,
-        response: { 200: Type.Object({ message: Type.String() }) },
+        response: { 200: Type.Object({ message: Type.String() }, { examples: [{ message: 'SUCCESS' }] }) },
       },
     },
     async (request) => {

@@ -40,6 +40,7 @@ export function registerPushRoutes(app: App, ctx: Context, push: PushSettings): 
       config: common.config,
       schema: {
         tags: common.tags,
+        operationId: 'sendTestPush',
         summary: `${common.summary} (google)`,
         params: Type.Object({ apiKey: ApiKey, provider: Segment }),
         body: pushTestBodySchema,
@@ -54,6 +55,7 @@ export function registerPushRoutes(app: App, ctx: Context, push: PushSettings): 
       config: common.config,
       schema: {
         tags: common.tags,
+        operationId: 'sendTestPushToEnvironment',
         summary: `${common.summary} (apple/development, apple/production)`,
         params: Type.Object({ apiKey: ApiKey, provider: Segment, environment: Segment }),
         body: pushTestBodySchema,

@@ -18,5 +18,5 @@ export function need(key: string, level: Level) {
   return { auth: { permission: [key, level] as [string, Level] } };
 }
 
-export const Message = Type.Object({ message: Type.String() });
+export const Message = Type.Object({ message: Type.String() }, { examples: [{ message: 'SUCCESS' }] });
 export const SUCCESS = { message: 'SUCCESS' };

@@ -7,6 +7,7 @@ import { type Level, levelOf } from '../auth/permissions.js';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
 import { type AuthRequirement, principalOf } from '../http/authenticate.js';
+import { listOf, NO_BODY } from '../http/openapi.js';
 import type { WriteMeta } from './manage.js';
 import { describeMeta } from './meta-collections.js';
 import { type PublishAdapter, publishSnapshot, unpublishSnapshot } from './publish.js';
@@ -34,26 +35,39 @@ export interface SnapshotRoutesOptions {
   copyToNewGame: boolean;
 }
 
-const SnapshotOut = Type.Object({
-  id: Type.String(),
-  created: Type.String(),
-  createdBy: Type.String(),
-  description: Type.String(),
-  published: Type.Boolean(),
-});
-const SnapshotFull = Type.Object({
-  ...SnapshotOut.properties,
-  config: Type.Optional(Type.Unknown()),
-  meta: Type.Optional(
-    Type.Array(
-      Type.Object({
-        collection: Type.String(),
-        documents: Type.Integer(),
-        indexes: Type.Array(Type.String()),
-      }),
+const SNAPSHOT = {
+  id: '5f0c2a9e1b7d4c3a8e6f1d20',
+  created: '2026-11-22T12:00:00.000Z',
+  createdBy: 'ada@studio.example',
+  description: 'Season 3 balance',
+  published: false,
+};
+const SnapshotOut = Type.Object(
+  {
+    id: Type.String(),
+    created: Type.String(),
+    createdBy: Type.String(),
+    description: Type.String(),
+    published: Type.Boolean(),
+  },
+  { examples: [SNAPSHOT] },
+);
+const SnapshotFull = Type.Object(
+  {
+    ...SnapshotOut.properties,
+    config: Type.Optional(Type.Unknown()),
+    meta: Type.Optional(
+      Type.Array(
+        Type.Object({
+          collection: Type.String(),
+          documents: Type.Integer(),
+          indexes: Type.Array(Type.String()),
+        }),
+      ),
     ),
-  ),
-});
+  },
+  { examples: [SNAPSHOT] },
+);
 const ApiKey = Type.String({ minLength: 1, maxLength: 128 });
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 const Params = Type.Object({ apiKey: ApiKey });
@@ -66,10 +80,25 @@ const CopyQuery = Type.Object({
   includeMeta: Type.Boolean({ default: true }),
   includeCollaborators: Type.Boolean({ default: false }),
 });
-const CopyOut = Type.Object({
-  targetGameApiKey: Type.String(),
-  autosave: Type.Optional(SnapshotOut),
-});
+const CopyOut = Type.Object(
+  { targetGameApiKey: Type.String(), autosave: Type.Optional(SnapshotOut) },
+  {
+    examples: [
+      {
+        targetGameApiKey: 'p2Lx8Vq4Rz7Nc1Md5Kt9',
+        autosave: { ...SNAPSHOT, description: 'AUTOSAVE - Pre Copy' },
+      },
+    ],
+  },
+);
+const Published = Type.Object(
+  { ...SnapshotOut.properties },
+  { examples: [{ ...SNAPSHOT, published: true }] },
+);
+const Reverted = Type.Object(
+  { message: Type.String(), autosave: SnapshotOut },
+  { examples: [{ message: 'SUCCESS', autosave: { ...SNAPSHOT, description: 'AUTOSAVE - Pre Revert' } }] },
+);
 
 function writeMeta(request: FastifyRequest, clock: () => number): WriteMeta {
   const who = principalOf(request);
@@ -88,6 +117,8 @@ export function registerSnapshotRoutes(app: App, ctx: Context, o: SnapshotRoutes
   const { kind, base, adapter } = o;
   const tags = [kind === 'game' ? 'admin' : 'manage'];
   const what = kind === 'game' ? 'game snapshot' : 'screen snapshot';
+  /** The operationIds' noun: listSnapshots, listScreenSnapshots. */
+  const noun = kind === 'game' ? 'Snapshot' : 'ScreenSnapshot';
   const need = (key: string, level: Level) => ({ auth: { permission: [key, level] as [string, Level] } });
   const read = need(o.permission, 1);
   const write = { ...need(o.permission, 2), auditInline: true };
@@ -100,10 +131,11 @@ export function registerSnapshotRoutes(app: App, ctx: Context, o: SnapshotRoutes
       config: read,
       schema: {
         tags,
+        operationId: `list${noun}s`,
         summary: `List ${what}s, newest first (first page)`,
         params: Params,
         querystring: PageQuery,
-        response: { 200: Type.Array(SnapshotOut) },
+        response: { 200: listOf(SnapshotOut) },
       },
     },
     async (request) => listSnapshots(pool, request.params.apiKey, kind, 1, request.query.pageSize),
@@ -114,10 +146,11 @@ export function registerSnapshotRoutes(app: App, ctx: Context, o: SnapshotRoutes
       config: read,
       schema: {
         tags,
+        operationId: `list${noun}sPage`,
         summary: `One page of ${what}s (pages start at 1)`,
         params: Type.Object({ apiKey: ApiKey, n: Type.Integer({ minimum: 1, maximum: 1_000_000 }) }),
         querystring: PageQuery,
-        response: { 200: Type.Array(SnapshotOut) },
+        response: { 200: listOf(SnapshotOut) },
       },
     },
     async (request) =>
@@ -129,11 +162,12 @@ export function registerSnapshotRoutes(app: App, ctx: Context, o: SnapshotRoutes
       config: write,
       schema: {
         tags,
+        operationId: `create${noun}`,
         summary: `Save the working copy as a ${what}`,
         params: Params,
         body: Type.Object(
           { description: Type.Optional(Type.String({ maxLength: 1000 })) },
-          { additionalProperties: false },
+          { additionalProperties: false, examples: [{ description: 'Season 3 balance' }] },
         ),
         response: { 201: SnapshotOut },
       },
@@ -158,9 +192,15 @@ export function registerSnapshotRoutes(app: App, ctx: Context, o: SnapshotRoutes
       config: read,
       schema: {
         tags,
+        operationId: `getLive${noun}Id`,
         summary: `The ${what} the Live stage runs (null before the first publish)`,
         params: Params,
-        response: { 200: Type.Object({ liveSnapshotId: Type.Union([Type.String(), Type.Null()]) }) },
+        response: {
+          200: Type.Object(
+            { liveSnapshotId: Type.Union([Type.String(), Type.Null()]) },
+            { examples: [{ liveSnapshotId: SNAPSHOT.id }] },
+          ),
+        },
       },
     },
     async (request) => ({ liveSnapshotId: await liveSnapshotIdOf(pool, request.params.apiKey, kind) }),
@@ -171,6 +211,7 @@ export function registerSnapshotRoutes(app: App, ctx: Context, o: SnapshotRoutes
       config: read,
       schema: {
         tags,
+        operationId: `get${noun}`,
         summary: `Read a ${what}; ?full=true adds its content`,
         params: IdParams,
         querystring: Type.Object({ full: Type.Boolean({ default: false }) }),
@@ -192,9 +233,10 @@ export function registerSnapshotRoutes(app: App, ctx: Context, o: SnapshotRoutes
       config: write,
       schema: {
         tags,
+        operationId: `delete${noun}`,
         summary: `Delete a ${what} (not the one Live runs)`,
         params: IdParams,
-        response: { 200: Type.Object({ message: Type.String() }) },
+        response: { 200: Type.Object({ message: Type.String() }, { examples: [{ message: 'SUCCESS' }] }) },
       },
     },
     async (request) => {
@@ -202,8 +244,8 @@ export function registerSnapshotRoutes(app: App, ctx: Context, o: SnapshotRoutes
       return { message: 'SUCCESS' };
     },
   );
-  registerPublishing(app, ctx, o, { publish, write, meta, tags, what });
-  registerCopy(app, ctx, o, { write, meta, tags, what });
+  registerPublishing(app, ctx, o, { publish, write, meta, tags, what, noun });
+  registerCopy(app, ctx, o, { write, meta, tags, what, noun });
 }
 
 interface RouteConfig {
@@ -217,6 +259,7 @@ interface Shared {
   meta: (r: FastifyRequest) => WriteMeta;
   tags: string[];
   what: string;
+  noun: string;
 }
 
 function registerPublishing(app: App, ctx: Context, o: SnapshotRoutesOptions, s: Shared): void {
@@ -229,12 +272,14 @@ function registerPublishing(app: App, ctx: Context, o: SnapshotRoutesOptions, s:
         config: s.publish,
         schema: {
           tags: s.tags,
+          operationId: `${verb}${s.noun}`,
+          ...NO_BODY,
           summary:
             verb === 'publish'
               ? `Make the ${s.what} the one the Live stage runs`
               : `Take the ${s.what} off Live; Live falls back to the previous published one, or to nothing`,
           params: IdParams,
-          response: { 200: SnapshotOut },
+          response: { 200: Published },
         },
       },
       async (request) =>
@@ -254,9 +299,11 @@ function registerPublishing(app: App, ctx: Context, o: SnapshotRoutesOptions, s:
       config: s.write,
       schema: {
         tags: s.tags,
+        operationId: `revertTo${s.noun}`,
+        ...NO_BODY,
         summary: `Replace the working copy with the ${s.what}, after saving it as "AUTOSAVE - Pre Revert"`,
         params: IdParams,
-        response: { 200: Type.Object({ message: Type.String(), autosave: SnapshotOut }) },
+        response: { 200: Reverted },
       },
     },
     async (request) => {
@@ -291,6 +338,8 @@ function registerCopy(app: App, ctx: Context, o: SnapshotRoutesOptions, s: Share
         config: s.write,
         schema: {
           tags: s.tags,
+          operationId: `copy${s.noun}ToNewGame`,
+          ...NO_BODY,
           summary: `Copy the ${s.what} into a new game owned by the caller`,
           params: IdParams,
           querystring: Type.Object({
@@ -318,6 +367,8 @@ function registerCopy(app: App, ctx: Context, o: SnapshotRoutesOptions, s: Share
       config: { ...s.write, auth: { ...s.write?.auth, credentials: ['basic', 'token'] } },
       schema: {
         tags: s.tags,
+        operationId: `copy${s.noun}ToGame`,
+        ...NO_BODY,
         summary: `Copy the ${s.what} over another game, after saving its working copy as "AUTOSAVE - Pre Copy"`,
         params: Type.Object({ apiKey: ApiKey, id: Id, targetApiKey: ApiKey }),
         querystring: CopyQuery,

@@ -2,16 +2,23 @@
 import type { App } from './app.js';
 
 export function registerHealthRoutes(app: App, ready: () => Promise<void>): void {
-  const okSchema = {
-    type: 'object',
-    properties: { status: { type: 'string' } },
-    required: ['status'],
-  } as const;
+  const statusSchema = (status: string) =>
+    ({
+      type: 'object',
+      properties: { status: { type: 'string' } },
+      required: ['status'],
+      examples: [{ status }],
+    }) as const;
   app.get(
     '/healthz',
     {
       logLevel: 'warn',
-      schema: { tags: ['operations'], summary: 'The process is up', response: { 200: okSchema } },
+      schema: {
+        tags: ['operations'],
+        operationId: 'getHealth',
+        summary: 'The process is up',
+        response: { 200: statusSchema('ok') },
+      },
     },
     async () => ({ status: 'ok' }),
   );
@@ -21,8 +28,9 @@ export function registerHealthRoutes(app: App, ready: () => Promise<void>): void
       logLevel: 'warn',
       schema: {
         tags: ['operations'],
+        operationId: 'getReadiness',
         summary: 'The store answers and migrations are done',
-        response: { 200: okSchema },
+        response: { 200: statusSchema('ready') },
       },
     },
     async () => {

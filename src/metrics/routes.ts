@@ -46,12 +46,19 @@ const ROUTE_OPTIONS = {
   config: { httpMetrics: false },
   schema: {
     tags: ['operations'],
+    operationId: 'getMetrics',
     summary:
       'Prometheus metrics of this process (text format); Bearer PLAYBASE_METRICS_TOKEN, or loopback clients when unset (docs/metrics.md)',
     response: {
       200: {
         description: 'The Prometheus text exposition format, version 0.0.4',
-        content: { 'text/plain': { schema: { type: 'string' } } },
+        content: {
+          'text/plain': {
+            schema: { type: 'string' },
+            example:
+              '# HELP http_requests_in_flight Requests received and not yet answered\n# TYPE http_requests_in_flight gauge\nhttp_requests_in_flight 1\n',
+          },
+        },
       },
     },
   },

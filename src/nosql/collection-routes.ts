@@ -1,7 +1,9 @@
 // Routes on collections themselves: listing, database and collection stats, drop, meta and runtime creation.
 import { Type } from 'typebox';
 import type { App } from '../http/app.js';
+import { documented, listOf } from '../http/openapi.js';
 import { createCollection, dropCollection, listCollections } from './collections.js';
+import { CollectionStatsAnswer, DatabaseStatsAnswer } from './route-schemas.js';
 import type { NosqlEnv } from './route-support.js';
 import {
   ADMIN,
@@ -11,6 +13,7 @@ import {
   gameScope,
   Message,
   NOSQL_BODY_LIMIT,
+  opId,
   READ,
   run,
   tags,
@@ -18,11 +21,10 @@ import {
 import { makeScope } from './scope.js';
 import { collectionStats, databaseStats } from './stats.js';
 
-const Entry = Type.Object({
-  name: Type.String(),
-  optionGroup: Type.String(),
-  actions: Type.Array(Type.String()),
-});
+const Entry = Type.Object(
+  { name: Type.String(), optionGroup: Type.String(), actions: Type.Array(Type.String()) },
+  { examples: [{ name: 'player', optionGroup: 'System', actions: ['FIND', 'COUNT', 'UPDATE', 'STATS'] }] },
+);
 
 export function registerCollectionRoutes(app: App, env: NosqlEnv): void {
   const mongo = '/restv2/game/:gameApiKey/mongo';
@@ -34,9 +36,10 @@ export function registerCollectionRoutes(app: App, env: NosqlEnv): void {
       config: READ,
       schema: {
         tags,
+        operationId: opId(env, 'ListCollections'),
         summary: 'List collections with their group and allowed actions',
         params: GameParams,
-        response: { 200: Type.Array(Entry) },
+        response: { 200: listOf(Entry) },
       },
     },
     async (request) =>
@@ -47,7 +50,13 @@ export function registerCollectionRoutes(app: App, env: NosqlEnv): void {
     `${mongo}/stats`,
     {
       config: READ,
-      schema: { tags, summary: "Statistics of the game's data in this stage", params: GameParams },
+      schema: {
+        tags,
+        operationId: opId(env, 'GetDatabaseStats'),
+        summary: "Statistics of the game's data in this stage",
+        params: GameParams,
+        response: { 200: DatabaseStatsAnswer },
+      },
     },
     async (request) => {
       const scope = gameScope(env, request);
@@ -60,7 +69,16 @@ export function registerCollectionRoutes(app: App, env: NosqlEnv): void {
 
   app.get(
     `${collection}/stats`,
-    { config: READ, schema: { tags, summary: 'Statistics of one collection', params: CollectionParams } },
+    {
+      config: READ,
+      schema: {
+        tags,
+        operationId: opId(env, 'GetCollectionStats'),
+        summary: 'Statistics of one collection',
+        params: CollectionParams,
+        response: { 200: CollectionStatsAnswer },
+      },
+    },
     async (request) => {
       const { scope } = await collectionFor(env, request, 'STATS');
       return run(env, scope, () => collectionStats(env.pool, scope));
@@ -73,6 +91,7 @@ export function registerCollectionRoutes(app: App, env: NosqlEnv): void {
       config: ADMIN,
       schema: {
         tags,
+        operationId: opId(env, 'DropCollection'),
         summary: 'Drop a collection: its documents and indexes',
         params: CollectionParams,
         response: { 200: Message },
@@ -89,10 +108,11 @@ export function registerCollectionRoutes(app: App, env: NosqlEnv): void {
     app.post(
       `${collection}/${kind}`,
       {
-        config: ADMIN,
+        config: { ...ADMIN, ...documented({ body: 'none' }) },
         bodyLimit: NOSQL_BODY_LIMIT,
         schema: {
           tags,
+          operationId: opId(env, kind === 'meta' ? 'CreateMetaCollection' : 'CreateRuntimeCollection'),
           summary:
             kind === 'meta'
               ? 'Create the meta collection meta.{collectionName} (Preview only)'

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
 import type { AuthRequirement } from '../http/authenticate.js';
+import { documented } from '../http/openapi.js';
 import { fromWire, isDoc, toWire } from '../query/values.js';
 import { dataErrors } from './data-errors.js';
 import { parseDataQuery } from './data-query.js';
@@ -44,13 +45,60 @@ const TypeParams = Type.Object({ gameApiKey: Game, type: TypeName });
 const ItemParams = Type.Object({ gameApiKey: Game, type: TypeName, itemId: Type.String() });
 const Field = Type.Object({ name: Type.String(), type: Type.String() });
 const TypeOut = Type.Object({ shortCode: Type.String(), name: Type.String(), fields: Type.Array(Field) });
-const ItemOut = Type.Object({
-  type: Type.String(),
-  id: Type.String(),
-  data: Type.Unknown({ description: 'the item (extended JSON, relaxed)' }),
-  version: Type.Integer(),
-  expiresAt: Type.Union([Type.String({ description: 'ISO 8601' }), Type.Null()]),
-});
+const TYPE_EXAMPLE = {
+  shortCode: 'inventory',
+  name: 'Inventory',
+  fields: [{ name: 'owner', type: 'string' }],
+};
+const ITEM_EXAMPLE = {
+  type: 'inventory',
+  id: 'ada-sword',
+  data: { owner: 'ada', item: 'sword', level: 3 },
+  version: 2,
+  expiresAt: null,
+};
+const ItemOut = Type.Object(
+  {
+    type: Type.String(),
+    id: Type.String(),
+    data: Type.Unknown({ description: 'the item (extended JSON, relaxed)' }),
+    version: Type.Integer(),
+    expiresAt: Type.Union([Type.String({ description: 'ISO 8601' }), Type.Null()]),
+  },
+  { examples: [ITEM_EXAMPLE] },
+);
+const Condition = Type.Object(
+  {
+    condition: Type.Union([Type.Literal('AND'), Type.Literal('OR'), Type.Literal('NOT')]),
+    rules: Type.Array(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'a rule {field, operator, value} (EQ NE LT GT LE GE IN STARTSWITH), or a nested condition',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+// Checked by parseDataQuery (DATA_BAD_QUERY, DATA_FIELD_NOT_INDEXED): described here, not validated by Fastify.
+const QueryBody = Type.Object(
+  {
+    query: Type.Optional(Condition),
+    sort: Type.Optional(Type.String({ description: 'one declared field' })),
+    asc: Type.Optional(Type.Boolean({ default: true })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        query: { condition: 'AND', rules: [{ field: 'owner', operator: 'EQ', value: 'ada' }] },
+        sort: 'owner',
+        limit: 50,
+      },
+    ],
+  },
+);
 const PutBody = Type.Object(
   {
     data: Type.Unknown({ description: 'a JSON object (extended JSON accepted)' }),
@@ -66,10 +114,15 @@ const PutBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ data: ITEM_EXAMPLE.data, ttl: 86400, versionCheck: 1 }] },
 );
 const VersionQuery = Type.Object({ versionCheck: Type.Optional(Type.Integer({ minimum: 0 })) });
-const Deleted = Type.Object({ message: Type.String(), deletedCount: Type.Integer() });
+const Deleted = Type.Object(
+  { message: Type.String(), deletedCount: Type.Integer() },
+  { examples: [{ message: 'SUCCESS', deletedCount: 1 }] },
+);
+/** Each stage has its own copy of these routes: its operationIds start with the stage (previewGetItem). */
+const opId = (stage: Stage, name: string) => `${stage}${name}`;
 
 function wireItem(item: DataItem) {
   return {
@@ -130,9 +183,10 @@ function registerTypeRoutes(app: App, env: DataEnv): void {
       config: READ,
       schema: {
         tags,
+        operationId: opId(stage, 'ListDataTypes'),
         summary: 'List the declared data types',
         params: GameParams,
-        response: { 200: Type.Array(TypeOut) },
+        response: { 200: Type.Array(TypeOut, { examples: [[TYPE_EXAMPLE]] }) },
       },
     },
     async (request) => {
@@ -147,6 +201,7 @@ function registerTypeRoutes(app: App, env: DataEnv): void {
       config: WRITE,
       schema: {
         tags,
+        operationId: opId(stage, 'DeleteAllItems'),
         summary: 'Delete every item of a data type',
         params: TypeParams,
         response: { 200: Deleted },
@@ -161,20 +216,19 @@ function registerTypeRoutes(app: App, env: DataEnv): void {
   app.post(
     `${base}/:type/query`,
     {
-      config: READ,
+      config: { ...READ, ...documented({ body: QueryBody }) },
       bodyLimit: NOSQL_BODY_LIMIT,
       schema: {
         tags,
+        operationId: opId(stage, 'QueryItems'),
         summary: 'Query items on indexed fields',
         params: TypeParams,
-        body: Type.Unknown({
-          description: '{query: {condition, rules}, sort, asc, offset, limit}, all optional',
-        }),
+        body: Type.Unknown(),
         response: {
-          200: Type.Object({
-            items: Type.Array(ItemOut),
-            nextOffset: Type.Union([Type.Integer(), Type.Null()]),
-          }),
+          200: Type.Object(
+            { items: Type.Array(ItemOut), nextOffset: Type.Union([Type.Integer(), Type.Null()]) },
+            { examples: [{ items: [ITEM_EXAMPLE], nextOffset: null }] },
+          ),
         },
       },
     },
@@ -189,13 +243,19 @@ function registerTypeRoutes(app: App, env: DataEnv): void {
 
 /** The calls on one item: get, put, delete. */
 function registerItemRoutes(app: App, env: DataEnv): void {
-  const { ctx, pool, run, typeOf } = env;
+  const { ctx, stage, pool, run, typeOf } = env;
   const base = BASE;
   app.get(
     `${base}/:type/:itemId`,
     {
       config: READ,
-      schema: { tags, summary: 'Get an item', params: ItemParams, response: { 200: ItemOut } },
+      schema: {
+        tags,
+        operationId: opId(stage, 'GetItem'),
+        summary: 'Get an item',
+        params: ItemParams,
+        response: { 200: ItemOut },
+      },
     },
     async (request) => {
       const { scope } = await typeOf(request);
@@ -210,6 +270,7 @@ function registerItemRoutes(app: App, env: DataEnv): void {
       bodyLimit: NOSQL_BODY_LIMIT,
       schema: {
         tags,
+        operationId: opId(stage, 'PutItem'),
         summary: 'Put an item (replaces its data and TTL)',
         params: ItemParams,
         body: PutBody,
@@ -236,6 +297,7 @@ function registerItemRoutes(app: App, env: DataEnv): void {
       config: WRITE,
       schema: {
         tags,
+        operationId: opId(stage, 'DeleteItem'),
         summary: 'Delete an item',
         params: ItemParams,
         querystring: VersionQuery,

@@ -2,24 +2,25 @@
 // resolves the collection and hands the body to its core (document-core.ts), which runs on a compute thread
 // when the body is large.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import type { TaskInput } from '../compute/tasks.js';
 import type { App } from '../http/app.js';
 import { JsonText } from '../http/json-body.js';
+import { documented } from '../http/openapi.js';
 import type { BodyInput } from './document-core.js';
+import * as schemas from './route-schemas.js';
 import {
   CollectionParams,
   collectionFor,
   NOSQL_BODY_LIMIT,
   type NosqlEnv,
+  opId,
   READ,
   run,
   tags,
   WRITE,
 } from './route-support.js';
 import type { Scope } from './scope.js';
-
-const body = (description: string) => Type.Unknown({ description });
 
 /** The core's view of a request body: still text when large (its size then sends the work to a thread). */
 function bodyOf(raw: unknown): { body: BodyInput; size: number } {
@@ -32,10 +33,11 @@ const sendJson = (reply: FastifyReply, text: string) =>
 
 export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
   const base = '/restv2/game/:gameApiKey/mongo/collection/:collectionName';
-  const route = (summary: string, config: typeof READ, description: string) => ({
-    config: { ...config, jsonText: true },
+  // The cores check their bodies (query errors, NOSQL_BAD_BODY): the schemas are for the document only.
+  const route = (name: string, summary: string, config: typeof READ, body: TSchema, answer: TSchema) => ({
+    config: { ...config, jsonText: true, ...documented({ body, response: { 200: answer } }) },
     bodyLimit: NOSQL_BODY_LIMIT,
-    schema: { tags, summary, params: CollectionParams, body: body(description) },
+    schema: { tags, operationId: opId(env, name), summary, params: CollectionParams, body: Type.Unknown() },
   });
   const { compute, clock } = env.ctx;
   /** Runs a verb's core where its size says, with database errors translated. */
@@ -52,11 +54,7 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
 
   app.post(
     `${base}/find`,
-    route(
-      'Find documents',
-      READ,
-      '{query, fields, sort, skip, limit}, all optional; limit absent or 0 means 10000',
-    ),
+    route('FindDocuments', 'Find documents', READ, schemas.FindBody, schemas.FindAnswer),
     async (request, reply) => {
       const { scope } = await collectionFor(env, request, 'FIND');
       return sendJson(reply, await core('find', scope, request));
@@ -65,21 +63,37 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
 
   app.post(
     `${base}/explain`,
-    route('Explain a find: the PostgreSQL plan', READ, '{query, fields, sort, skip, limit}, all optional'),
+    route(
+      'ExplainFind',
+      'Explain a find: the PostgreSQL plan',
+      READ,
+      schemas.FindBody,
+      schemas.ExplainAnswer,
+    ),
     async (request) => {
       const { scope } = await collectionFor(env, request, 'FIND');
       return core('explain', scope, request);
     },
   );
 
-  app.post(`${base}/count`, route('Count matching documents', READ, '{query}, optional'), async (request) => {
-    const { scope } = await collectionFor(env, request, 'COUNT');
-    return { count: await core('count', scope, request) };
-  });
+  app.post(
+    `${base}/count`,
+    route('CountDocuments', 'Count matching documents', READ, schemas.CountBody, schemas.CountAnswer),
+    async (request) => {
+      const { scope } = await collectionFor(env, request, 'COUNT');
+      return { count: await core('count', scope, request) };
+    },
+  );
 
   app.post(
     `${base}/insert`,
-    route('Insert documents (an array, or one document)', WRITE, 'an array of documents, or one document'),
+    route(
+      'InsertDocuments',
+      'Insert documents (an array, or one document)',
+      WRITE,
+      schemas.InsertBody,
+      schemas.InsertAnswer,
+    ),
     async (request, reply) => {
       const { scope } = await collectionFor(env, request, 'INSERT');
       return sendJson(reply, await core('insert', scope, request));
@@ -88,7 +102,13 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
 
   app.post(
     `${base}/save`,
-    route('Save a document: insert it, or replace the one with its _id', WRITE, 'one document'),
+    route(
+      'SaveDocument',
+      'Save a document: insert it, or replace the one with its _id',
+      WRITE,
+      schemas.SaveBody,
+      schemas.SaveAnswer,
+    ),
     async (request, reply) => {
       const { scope } = await collectionFor(env, request, 'INSERT', 'UPDATE');
       return sendJson(reply, await core('save', scope, request));
@@ -97,7 +117,7 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
 
   app.post(
     `${base}/update`,
-    route('Update documents', WRITE, '{query, update, multi = false, upsert = false}'),
+    route('UpdateDocuments', 'Update documents', WRITE, schemas.UpdateBody, schemas.UpdateAnswer),
     async (request) => {
       // An upsert also needs INSERT: the core checks it once the body is read.
       const { scope, collection } = await collectionFor(env, request, 'UPDATE');
@@ -109,7 +129,13 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
 
   app.post(
     `${base}/remove`,
-    route('Remove matching documents', WRITE, '{query}; {"query": {}} removes all'),
+    route(
+      'RemoveDocuments',
+      'Remove matching documents; {"query": {}} removes all',
+      WRITE,
+      schemas.RemoveBody,
+      schemas.RemoveAnswer,
+    ),
     async (request) => {
       const { scope } = await collectionFor(env, request, 'REMOVE');
       return { deletedCount: await core('remove', scope, request), message: 'OK' };
@@ -118,7 +144,7 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
 
   app.post(
     `${base}/aggregate`,
-    route('Run an aggregation pipeline', READ, 'the pipeline: an array of stages'),
+    route('Aggregate', 'Run an aggregation pipeline', READ, schemas.AggregateBody, schemas.AggregateAnswer),
     async (request, reply) => {
       const { scope } = await collectionFor(env, request, 'AGGREGATE');
       // Always on a compute thread: the stages after the leading ones run over documents of any size.

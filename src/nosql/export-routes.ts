@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import type { App } from '../http/app.js';
 import type { AuthRequirement } from '../http/authenticate.js';
+import { documented } from '../http/openapi.js';
 import type { ExportKind } from './export/store.js';
 import type { ExportJobs, ExportResult } from './export-jobs.js';
 import type { Stage } from './scope.js';
@@ -13,13 +14,39 @@ const DATA_EXPLORER: { auth: AuthRequirement } = {
 const tags = ['exports'];
 
 const GameParams = Type.Object({ gameApiKey: Type.String({ minLength: 1, maxLength: 128 }) });
-const ExportOut = Type.Object({
-  url: Type.String({ description: 'presigned download URL; needs no other credential' }),
-  expiresAt: Type.String({
-    description: 'ISO 8601; the URL is refused (403) from then on, 24 hours after the export',
-  }),
-  count: Type.Integer({ description: 'documents (mongo) or items (data) in the file' }),
-  bytes: Type.Integer({ description: 'size of the gzip file' }),
+const ExportOut = Type.Object(
+  {
+    url: Type.String({ description: 'presigned download URL; needs no other credential' }),
+    expiresAt: Type.String({
+      description: 'ISO 8601; the URL is refused (403) from then on, 24 hours after the export',
+    }),
+    count: Type.Integer({ description: 'documents (mongo) or items (data) in the file' }),
+    bytes: Type.Integer({ description: 'size of the gzip file' }),
+  },
+  {
+    examples: [
+      {
+        url: 'https://playbase.example/preview/restv2/game/k7Qd2mXp9LwZ4rTb8nYc/export/download/mongo-20261122T120000Z-3f9a.ndjson.gz?expires=1795521600&signature=9b1c2d3e4f5a6b7c',
+        expiresAt: '2026-11-23T12:00:00.000Z',
+        count: 1200,
+        bytes: 48213,
+      },
+    ],
+  },
+);
+// The file is streamed by the handler: its answer is given to the document only.
+const Download = documented({
+  response: {
+    200: {
+      description: 'the export file: gzip of newline-delimited JSON',
+      content: {
+        'application/gzip': {
+          schema: Type.String({ format: 'binary' }),
+          example: '(gzip of lines like {"collection": "player", "document": {...}})',
+        },
+      },
+    },
+  },
 });
 const DownloadParams = Type.Object({ game: Type.String(), file: Type.String() });
 // Not validated by schema: a missing or doubled expires or signature is a changed link (403), not a bad request.
@@ -35,7 +62,16 @@ export function registerExportRoutes(app: App, jobs: ExportJobs, stage: Stage): 
   const exportRoute = (kind: ExportKind, path: string, summary: string) =>
     app.get(
       path,
-      { config: DATA_EXPLORER, schema: { tags, summary, params: GameParams, response: { 200: ExportOut } } },
+      {
+        config: DATA_EXPLORER,
+        schema: {
+          tags,
+          operationId: `${stage}Export${kind === 'mongo' ? 'Mongo' : 'Data'}`,
+          summary,
+          params: GameParams,
+          response: { 200: ExportOut },
+        },
+      },
       async (request) => wire(await jobs.run(kind, request.params.gameApiKey, stage, request.log)),
     );
   exportRoute(
@@ -53,8 +89,10 @@ export function registerExportRoutes(app: App, jobs: ExportJobs, stage: Stage): 
   app.get(
     '/restv2/game/:game/export/download/:file',
     {
+      config: Download,
       schema: {
         tags,
+        operationId: `${stage}DownloadExport`,
         summary: 'Download an export file through its signed link (local export store)',
         params: DownloadParams,
         querystring: DownloadQuery,

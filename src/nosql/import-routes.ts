@@ -13,6 +13,7 @@ import { importErrors } from './import/errors.js';
 import { asBodyError, bodyStream, readLines } from './import/lines.js';
 import { openMongoImport } from './import/mongo-import.js';
 import { type Importer, type ImportResult, runImport } from './import/run-import.js';
+import { opId } from './route-support.js';
 import type { GameScope, Stage } from './scope.js';
 import { MAX_DOCUMENT_BYTES } from './wire.js';
 
@@ -38,13 +39,19 @@ const GameParams = Type.Object({ gameApiKey: Type.String({ minLength: 1, maxLeng
 const ImportBody = Type.Unknown({
   description:
     'the export file as downloaded (application/gzip), or its lines (application/x-ndjson): one JSON object a line, in extended JSON',
+  examples: [
+    '{"collection": "player", "document": {"_id": {"$oid": "6560f1a2b3c4d5e6f7a8b9c0"}, "displayName": "Ada"}}\n',
+  ],
 });
-const ImportOut = Type.Object({
-  imported: Type.Integer({ description: 'records written: documents (mongo) or items (data)' }),
-  collections: Type.Record(Type.String(), Type.Integer(), {
-    description: 'records written by collection (mongo) or data type (data)',
-  }),
-});
+const ImportOut = Type.Object(
+  {
+    imported: Type.Integer({ description: 'records written: documents (mongo) or items (data)' }),
+    collections: Type.Record(Type.String(), Type.Integer(), {
+      description: 'records written by collection (mongo) or data type (data)',
+    }),
+  },
+  { examples: [{ imported: 1250, collections: { player: 1200, 'script.inventory': 50 } }] },
+);
 
 type Open = (pool: pg.Pool, scope: GameScope, clock: () => number) => Promise<Importer<{ line: number }>>;
 
@@ -113,6 +120,7 @@ export function registerImportRoutes(app: App, ctx: Context, stage: Stage): void
           config: DATA_EXPLORER_WRITE,
           schema: {
             tags,
+            operationId: opId({ stage }, kind === 'mongo' ? 'ImportDocuments' : 'ImportDataItems'),
             summary,
             params: GameParams,
             consumes: [...GZIP, ...NDJSON],

@@ -1,9 +1,11 @@
 // Routes on a collection's indexes: list, create (a key map; ?unique=true), drop.
 import { Type } from 'typebox';
 import type { App } from '../http/app.js';
+import { documented } from '../http/openapi.js';
 import { parseIndexKeys } from '../query/indexes.js';
 import { nosqlErrors } from './errors.js';
 import { checkIndexName, createIndex, dropIndex, listIndexes } from './indexes.js';
+import { IndexesAnswer, IndexKeys } from './route-schemas.js';
 import {
   ADMIN,
   CollectionParams,
@@ -12,6 +14,7 @@ import {
   Message,
   NOSQL_BODY_LIMIT,
   type NosqlEnv,
+  opId,
   READ,
   run,
   tags,
@@ -29,7 +32,15 @@ export function registerIndexRoutes(app: App, env: NosqlEnv): void {
 
   app.get(
     `${collection}/indices`,
-    { config: READ, schema: { tags, summary: "List the collection's indexes", params: CollectionParams } },
+    {
+      config: { ...READ, ...documented({ response: { 200: IndexesAnswer } }) },
+      schema: {
+        tags,
+        operationId: opId(env, 'ListIndexes'),
+        summary: "List the collection's indexes",
+        params: CollectionParams,
+      },
+    },
     async (request) => {
       const { scope } = await collectionFor(env, request, 'INDEX');
       return run(env, scope, () => listIndexes(env.pool, scope));
@@ -39,10 +50,11 @@ export function registerIndexRoutes(app: App, env: NosqlEnv): void {
   app.post(
     `${collection}/index/:indexName`,
     {
-      config: ADMIN,
+      config: { ...ADMIN, ...documented({ body: IndexKeys }) },
       bodyLimit: NOSQL_BODY_LIMIT,
       schema: {
         tags,
+        operationId: opId(env, 'CreateIndex'),
         summary: 'Create an index: the body is its key map, e.g. {"level": -1, "country": 1}',
         params: IndexParams,
         querystring: Type.Object({
@@ -66,7 +78,13 @@ export function registerIndexRoutes(app: App, env: NosqlEnv): void {
     `${collection}/index/:indexName`,
     {
       config: ADMIN,
-      schema: { tags, summary: 'Drop an index', params: IndexParams, response: { 200: Message } },
+      schema: {
+        tags,
+        operationId: opId(env, 'DropIndex'),
+        summary: 'Drop an index',
+        params: IndexParams,
+        response: { 200: Message },
+      },
     },
     async (request) => {
       const { scope } = await collectionFor(env, request, 'INDEX');

@@ -57,8 +57,13 @@ export const IndexParams = Type.Object({
   collectionName: Type.String({ minLength: 1, maxLength: 256 }),
   indexName: Type.String({ minLength: 1, maxLength: 256 }),
 });
-export const Message = Type.Object({ message: Type.String() });
+export const Message = Type.Object({ message: Type.String() }, { examples: [{ message: 'OK' }] });
 export const tags = ['nosql'];
+
+/** A nosql route's operationId: the stage first, as each stage has its own copy (previewFindDocuments). */
+export function opId(env: { stage: Stage }, name: string): string {
+  return `${env.stage}${name}`;
+}
 
 export function gameScope(env: NosqlEnv, request: FastifyRequest): GameScope {
   const { gameApiKey } = request.params as { gameApiKey: string };

@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
+import { documented } from '../http/openapi.js';
 import { createConfigCache } from './config-cache.js';
 import { type CredentialCache, createCredentialCache } from './credentials.js';
 import type { Stage } from './doc-store.js';
@@ -14,6 +15,7 @@ import { aroundMe, leaderboardData, logEvent } from './game-requests.js';
 import { DEFAULT_LOCKOUT, type LockoutPolicy } from './login-lockout.js';
 import { accountDetails, authentication, deviceAuthentication, registration } from './player-requests.js';
 import type { RequestHandler, RuntimeEnv } from './request-kit.js';
+import { RUNTIME_REQUESTS } from './request-schemas.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -41,9 +43,12 @@ export interface RuntimeOptions {
   maxAgeMs?: number;
 }
 
-const Params = Type.Object({
+const CredentialParams = Type.Object({
   credential: Type.String({ minLength: 1, maxLength: 200 }),
   secret: Type.String({ minLength: 1, maxLength: 200 }),
+});
+const Params = Type.Object({
+  ...CredentialParams.properties,
   requestName: Type.String({ minLength: 1, maxLength: 100 }),
 });
 const AnswerSchema = Type.Object(
@@ -72,8 +77,15 @@ function bodyObject(body: unknown, requestName: string): Record<string, unknown>
 const answeredWithError = new WeakSet<FastifyRequest>();
 
 /** Counts every runtime call once it is answered, refusals (bad credential, 429, bad body) included. */
-function countRequest(env: RuntimeEnv, request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-  const { requestName } = request.params as { requestName?: string };
+function countRequest(
+  env: RuntimeEnv,
+  name: string | undefined,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: () => void,
+): void {
+  // A request's own route knows its name; the catch-all route reads it from the path.
+  const requestName = name ?? (request.params as { requestName?: string }).requestName;
   const known = requestName !== undefined && Object.hasOwn(REQUESTS, requestName);
   const outcome = reply.statusCode >= 400 ? 'failed' : answeredWithError.has(request) ? 'error' : 'ok';
   // Only the known names are labels: a label per name a caller makes up would grow without bound.
@@ -88,32 +100,48 @@ function registerStage(app: App, env: RuntimeEnv, credentials: CredentialCache):
     if (game === null) throw runtimeErrors.badCredential();
     request.runtimeGame = game;
   };
+  const run = async (request: FastifyRequest, requestName: string) => {
+    const known = Object.hasOwn(REQUESTS, requestName) ? REQUESTS[requestName] : undefined;
+    if (!known) throw runtimeErrors.unknownRequest(requestName.slice(0, 100));
+    const body = bodyObject(request.body, requestName);
+    const gs = { game: request.runtimeGame as string, stage: env.stage };
+    const answer = await known.handler({ env, gs, body });
+    if ('error' in answer) answeredWithError.add(request);
+    const requestId = body.requestId;
+    return { '@class': known.answer, ...answer, ...(requestId === undefined ? {} : { requestId }) };
+  };
+  // One route a request, so that the document describes each body; the handlers check the fields themselves
+  // (request-schemas.ts says why), so Fastify is given no body schema to validate.
+  for (const [name, doc] of Object.entries(RUNTIME_REQUESTS)) {
+    app.post(
+      `/rs/:credential/:secret/${name}`,
+      {
+        bodyLimit: RUNTIME_BODY_LIMIT,
+        onRequest: checkCredential,
+        onResponse: (request, reply, done) => countRequest(env, name, request, reply, done),
+        config: documented({ body: doc.body, response: { 200: doc.answer } }),
+        schema: {
+          tags: ['runtime'],
+          operationId: `${env.stage}${name}`,
+          summary: `${name}, run as a game server; see docs/runtime.md`,
+          params: CredentialParams,
+          body: Type.Unknown(),
+          response: { 200: AnswerSchema },
+        },
+      },
+      async (request) => run(request, name),
+    );
+  }
+  // Any other name answers 404 RUNTIME_REQUEST_UNKNOWN, after the credential check as before; not an operation.
   app.post(
     '/rs/:credential/:secret/:requestName',
     {
       bodyLimit: RUNTIME_BODY_LIMIT,
       onRequest: checkCredential,
-      onResponse: (request, reply, done) => countRequest(env, request, reply, done),
-      schema: {
-        tags: ['runtime'],
-        summary:
-          'Run a request as a game server (RegistrationRequest, LogEventRequest, ...); see docs/runtime.md',
-        params: Params,
-        body: Type.Unknown({ description: 'The request: its fields, @class optional; requestId is echoed' }),
-        response: { 200: AnswerSchema },
-      },
+      onResponse: (request, reply, done) => countRequest(env, undefined, request, reply, done),
+      schema: { hide: true, params: Params, body: Type.Unknown(), response: { 200: AnswerSchema } },
     },
-    async (request) => {
-      const { requestName } = request.params;
-      const known = Object.hasOwn(REQUESTS, requestName) ? REQUESTS[requestName] : undefined;
-      if (!known) throw runtimeErrors.unknownRequest(requestName.slice(0, 100));
-      const body = bodyObject(request.body, requestName);
-      const gs = { game: request.runtimeGame as string, stage: env.stage };
-      const answer = await known.handler({ env, gs, body });
-      if ('error' in answer) answeredWithError.add(request);
-      const requestId = body.requestId;
-      return { '@class': known.answer, ...answer, ...(requestId === undefined ? {} : { requestId }) };
-    },
+    async (request) => run(request, request.params.requestName),
   );
 }
 

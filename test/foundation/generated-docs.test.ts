@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderErrorReference, renderOpenApi } from '../../scripts/generated-docs.js';
+import {
+  CLIENT_SCHEMA_PATH,
+  renderClientSchema,
+  renderErrorReference,
+  renderOpenApi,
+} from '../../scripts/generated-docs.js';
 import { startTestServer } from '../harness.js';
 
 describe('generated documents', () => {
@@ -11,6 +16,11 @@ describe('generated documents', () => {
   it('docs/errors.md lists every catalogue code (run `npm run openapi` after adding errors)', async () => {
     await renderOpenApi();
     expect(renderErrorReference()).toBe(readFileSync('docs/errors.md', 'utf8'));
+  });
+
+  it('src/client/schema.ts matches docs/openapi.json (run `npm run openapi` after changing routes)', async () => {
+    const types = await renderClientSchema(readFileSync('docs/openapi.json', 'utf8'));
+    expect(types).toBe(readFileSync(CLIENT_SCHEMA_PATH, 'utf8'));
   });
 
   it('GET /openapi.json serves the OpenAPI 3 document; GET /docs serves a readable page', async () => {

@@ -48,27 +48,55 @@ export interface SendTestPushInput {
 }
 
 /** The request body as the interface describes it; the service checks it again (customJson may be text). */
-export const pushTestBodySchema = Type.Object({
-  pushId: Type.String({ minLength: 1, maxLength: 1024 }),
-  title: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
-  subtitle: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
-  summary: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
-  messageId: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
-  customJson: Type.Optional(
-    Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.String(), Type.Null()]),
-  ),
-});
+export const pushTestBodySchema = Type.Object(
+  {
+    pushId: Type.String({ minLength: 1, maxLength: 1024 }),
+    title: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
+    subtitle: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
+    summary: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
+    messageId: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
+    customJson: Type.Optional(
+      Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.String(), Type.Null()]),
+    ),
+  },
+  {
+    examples: [
+      {
+        pushId: 'f3a9c0d2e4b6a8c0f1e3d5b7a9c1e3f5d7b9a1c3e5f7d9b1a3c5e7f9d1b3a5c7',
+        title: 'Season 3',
+        summary: 'The new tracks are open',
+        customJson: { track: 'moon' },
+      },
+    ],
+  },
+);
 
-export const pushTestAnswerSchema = Type.Object({
-  summaries: Type.Array(
-    Type.Object({
-      title: Type.String(),
-      error: Type.Boolean(),
-      outgoingMessageParts: Type.Array(Type.String()),
-      resultParts: Type.Array(Type.String()),
-    }),
-  ),
-});
+export const pushTestAnswerSchema = Type.Object(
+  {
+    summaries: Type.Array(
+      Type.Object({
+        title: Type.String(),
+        error: Type.Boolean(),
+        outgoingMessageParts: Type.Array(Type.String()),
+        resultParts: Type.Array(Type.String()),
+      }),
+    ),
+  },
+  {
+    examples: [
+      {
+        summaries: [
+          {
+            title: 'APNs (development): delivered',
+            error: false,
+            outgoingMessageParts: ['POST /3/device/f3a9c0d2', '{"aps":{"alert":{"title":"Season 3"}}}'],
+            resultParts: ['200', 'apns-id: 6F2A4B1C-0D3E-4F5A-8B9C-1D2E3F4A5B6C'],
+          },
+        ],
+      },
+    ],
+  },
+);
 
 const MAX_TEXT = 1024;
 // Both providers cap a whole payload at 4 KB; a larger custom part could never be delivered.
