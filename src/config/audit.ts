@@ -1,8 +1,8 @@
 // The audit log: who wrote what and when, with the configuration before and after; kept apart from snapshots.
-import type pg from 'pg';
+import type { Db } from '../store/scope.js';
 import { adminErrors } from './admin-errors.js';
 
-export type Db = pg.Pool | pg.PoolClient;
+export type { Db };
 
 export interface AuditInput {
   /** The game written to; absent for writes that concern no game (accounts, own password). */

@@ -3,7 +3,9 @@ import type pg from 'pg';
 import { authErrors } from '../auth/errors.js';
 import { withTransaction } from '../store/db.js';
 
-export type Db = pg.Pool | pg.PoolClient;
+import type { Db } from '../store/scope.js';
+
+export type { Db };
 
 /** Locks the game's row until the transaction ends; 404 when the game does not exist or is in the recycle bin. */
 export async function lockGame(client: pg.PoolClient, apiKey: string): Promise<void> {

@@ -1,21 +1,8 @@
 // The tenant scope of every repository call (game, stage, collection) and the strict name rules it obeys.
-import type pg from 'pg';
+import { type Scope, STAGES, type Stage } from '../store/scope.js';
 import { nosqlErrors } from './errors.js';
 
-export type Db = pg.Pool | pg.PoolClient;
-export type Stage = 'live' | 'preview';
-export const STAGES: readonly Stage[] = ['live', 'preview'];
-
-/** One game's data in one stage. */
-export interface GameScope {
-  game: string;
-  stage: Stage;
-}
-
-/** One collection of one game in one stage. */
-export interface Scope extends GameScope {
-  collection: string;
-}
+export { type Db, type GameScope, type Scope, STAGES, type Stage } from '../store/scope.js';
 
 // These names reach index DDL as literals (DDL takes no bind parameters): keep them to a plain alphabet.
 const GAME = /^[A-Za-z0-9_-]{1,128}$/;

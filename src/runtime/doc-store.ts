@@ -1,8 +1,9 @@
 // The runtime's reads and writes of nosql_documents (players, running totals, leaderboard mirrors), stored form.
-import type pg from 'pg';
 import { type Doc, fromStored, idKey, ObjectId, storedText, type Value } from '../query/values.js';
 
-export type Db = pg.Pool | pg.PoolClient;
+import type { Db } from '../store/scope.js';
+
+export type { Db };
 export type Stage = 'live' | 'preview';
 
 /** One game's data in one stage: the tenant of every call here. */
