@@ -5,6 +5,7 @@ import { registerBackup } from './commands/backup.js';
 import { registerConfig } from './commands/config.js';
 import { registerExport } from './commands/export.js';
 import { registerGames } from './commands/games.js';
+import { registerImport } from './commands/import.js';
 import { registerLogin } from './commands/login.js';
 import { registerRotateKey } from './commands/rotate-key.js';
 import { registerSnapshot } from './commands/snapshot.js';
@@ -21,6 +22,7 @@ const COMMANDS: RegisterCommand[] = [
   registerConfig,
   registerSnapshot,
   registerExport,
+  registerImport,
   registerUsers,
   registerRotateKey,
   registerBackup,
@@ -35,6 +37,7 @@ Examples:
   $ playbase snapshot create --game <apiKey> --description "Season 3"
   $ playbase snapshot publish <snapshotId> --game <apiKey>
   $ playbase export mongo --game <apiKey> --stage preview --out players.ndjson.gz
+  $ playbase import mongo players.ndjson.gz --game <otherApiKey> --stage preview   # all or nothing
   $ playbase users create grace@studio.example --country GB
   $ playbase games list --json | jq -r '.[].apiKey'
   $ DATABASE_URL=postgres://... playbase backup playbase.dump     # on the server's machine
@@ -46,7 +49,9 @@ The login is kept in $XDG_CONFIG_HOME/playbase/login.json (else ~/.config/playba
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command('playbase')
-    .description('Manage a Playbase server: games, configuration as code, snapshots, exports, accounts')
+    .description(
+      'Manage a Playbase server: games, configuration as code, snapshots, exports and imports, accounts',
+    )
     .option('--json', 'print the answer as JSON, for scripts')
     .option('--server <url>', 'the server (default: PLAYBASE_URL, else the one logged in to)')
     .addHelpText('after', EXAMPLES)

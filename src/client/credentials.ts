@@ -32,7 +32,7 @@ interface Held {
 }
 
 /** Answers that a new credential may cure: the old one expired, or its sessions were ended. */
-const RENEWABLE = new Set(['TOKEN_EXPIRED', 'TOKEN_REVOKED']);
+export const RENEWABLE = new Set(['TOKEN_EXPIRED', 'TOKEN_REVOKED']);
 
 export class Credentials {
   private token: Held | undefined;

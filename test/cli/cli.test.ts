@@ -1,8 +1,8 @@
 // The `playbase` CLI driven as a user drives it: a separate process with its own HOME and config directory,
 // against a real server (in this process), its output read as a person and as a script would.
 //
-// The journey (login, config pull, edit, push, snapshot create and publish, export) spawns the CLI, six starts
-// of about a second each; the other commands run in this process through runCli, with the same environment.
+// The journey (login, config pull, edit, push, snapshot create and publish, export, import) spawns the CLI, seven
+// starts of about a second each; the other commands run in this process through runCli, with the same environment.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,8 @@ let server: TestServer;
 let home: string;
 let env: Record<string, string>;
 let apiKey: string;
+/** The second game, that the export is imported into. */
+let importKey: string;
 const outputs: string[] = [];
 
 /** The CLI as a process: `node --import tsx src/cli/playbase.ts ...args`, no terminal. */
@@ -49,8 +51,8 @@ function cli(args: string[]): Promise<Ran> {
   });
 }
 
-/** The CLI in this process (same code, same environment): for the checks beyond the journey. */
-async function inProcess(args: string[]): Promise<Ran> {
+/** The CLI in this process (same code, same environment unless given): for the checks beyond the journey. */
+async function inProcess(args: string[], runEnv: Record<string, string> = env): Promise<Ran> {
   let stdout = '';
   let stderr = '';
   const sink = (append: (s: string) => void) =>
@@ -61,7 +63,7 @@ async function inProcess(args: string[]): Promise<Ran> {
       },
     });
   const code = await runCli(args, {
-    env,
+    env: runEnv,
     stdin: new PassThrough(),
     stdout: sink((s) => {
       stdout += s;
@@ -77,6 +79,19 @@ async function inProcess(args: string[]): Promise<Ran> {
 const json = <T>(ran: Ran): T => JSON.parse(ran.stdout) as T;
 const admin = () =>
   createPlaybaseClient({ baseUrl: server.url, username: ADMIN.username, password: ADMIN.password });
+const exported = () => join(home, 'export.ndjson.gz');
+
+/** How many documents of `collection` a stage of a game holds, asked through the API. */
+async function countOf(game: string, stage: 'live' | 'preview', collection: string): Promise<number> {
+  const client = await admin().stage(game, stage);
+  const answer = await unwrap(
+    client.POST('/restv2/game/{gameApiKey}/mongo/collection/{collectionName}/count', {
+      params: { path: { gameApiKey: game, collectionName: collection } },
+      body: {},
+    }),
+  );
+  return answer.count;
+}
 
 beforeAll(async () => {
   const port = await freePort();
@@ -215,7 +230,7 @@ describe('playbase CLI, as a user', () => {
         body: docs,
       }),
     );
-    const out = join(home, 'export.ndjson.gz');
+    const out = exported();
     const ran = await cli([
       'export',
       'mongo',
@@ -251,12 +266,80 @@ describe('playbase CLI, as a user', () => {
     expect(lines).toHaveLength(2);
   });
 
+  it('import mongo FILE (the export) into a second game → its documents there, the counts printed; --json → the answer; again → 409 IMPORT_CONFLICT naming line 1', async () => {
+    importKey = json<{ apiKey: string }>(await inProcess(['games', 'create', 'CLI import', '--json'])).apiKey;
+    const ran = await cli(['import', 'mongo', exported(), '--game', importKey, '--stage', 'preview']);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toBe(
+      `Imported 2 documents into 1 collection of ${importKey} (preview).\n` +
+        'COLLECTION        DOCUMENTS\nscript.inventory  2\n',
+    );
+    const preview = await admin().stage(importKey, 'preview');
+    const found = await unwrap(
+      preview.POST('/restv2/game/{gameApiKey}/mongo/collection/{collectionName}/find', {
+        params: { path: { gameApiKey: importKey, collectionName: 'script.inventory' } },
+        body: { sort: { _id: 1 } },
+      }),
+    );
+    expect(found).toEqual([
+      { _id: 'shield', owner: 'grace', level: 1 },
+      { _id: 'sword', owner: 'ada', level: 3 },
+    ]);
+    // No --stage: live, as for export; the answer as the server gave it.
+    const scripted = await inProcess(['import', 'mongo', exported(), '--game', importKey, '--json']);
+    expect([scripted.code, json(scripted)]).toEqual([
+      0,
+      { imported: 2, collections: { 'script.inventory': 2 } },
+    ]);
+    expect(await countOf(importKey, 'live', 'script.inventory')).toBe(2);
+    const again = await inProcess(['import', 'mongo', exported(), '--game', importKey, '--stage', 'preview']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^playbase: Line 1: .+ \[IMPORT_CONFLICT, request \S+\]\n$/);
+    expect(await countOf(importKey, 'preview', 'script.inventory')).toBe(2);
+  });
+
+  it('import of an NDJSON file with a bad line 2 → exit 1, the line named, nothing written; a DataExplorer collaborator → 403', async () => {
+    const file = join(home, 'bad.ndjson');
+    writeFileSync(
+      file,
+      '{"collection":"script.inventory","document":{"_id":"axe","level":2}}\n' +
+        '{"collection":"script.inventory","document":{"_id":"bow"},"extra":1}\n',
+    );
+    const ran = await inProcess(['import', 'mongo', file, '--game', importKey, '--stage', 'preview']);
+    expect([ran.code, ran.stdout]).toEqual([1, '']);
+    expect(ran.stderr).toMatch(/^playbase: Line 2: .+ \[IMPORT_BAD_RECORD, request \S+\]\n$/);
+    expect(await countOf(importKey, 'preview', 'script.inventory')).toBe(2);
+    const missing = await inProcess(['import', 'data', join(home, 'no-such.ndjson'), '--game', importKey]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^playbase: cannot read .*no-such\.ndjson: ENOENT/);
+
+    const username = 'explorer@cli.test';
+    const password = 'explorer-pass-1';
+    await unwrap(admin().api.POST('/restv2/auth/users', { body: { username, password, country: 'GB' } }));
+    await unwrap(
+      admin().api.POST('/restv2/auth/game/{apiKey}/collaborators', {
+        params: { path: { apiKey: importKey } },
+        body: { email: username, groupNames: ['DataExplorer'] },
+      }),
+    );
+    const explorer = { ...env, XDG_CONFIG_HOME: join(home, 'explorer'), PLAYBASE_PASSWORD: password };
+    expect((await inProcess(['login', '--username', username], explorer)).code).toBe(0);
+    const refused = await inProcess(['import', 'mongo', file, '--game', importKey], explorer);
+    expect([refused.code, refused.stderr]).toEqual([
+      1,
+      expect.stringMatching(
+        /^playbase: Permission nosql\.dataExplorer at level 2 required \[PERMISSION_DENIED, request \S+\]\n$/,
+      ),
+    ]);
+    expect(await countOf(importKey, 'live', 'script.inventory')).toBe(2);
+  });
+
   it('games list, human and --json → the game created; users create, disable, list, enable', async () => {
     const human = await inProcess(['games', 'list']);
     expect(human.stdout).toMatch(/^API KEY\s+NAME\s+OWNER\s+CREATED\n/);
     expect(human.stdout).toMatch(new RegExp(`^${apiKey}\\s+CLI game\\s+${ADMIN.username}\\s`, 'm'));
     const listed = json<{ apiKey: string }[]>(await inProcess(['games', 'list', '--json']));
-    expect(listed.map((g) => g.apiKey)).toEqual([apiKey]);
+    expect(listed.map((g) => g.apiKey).sort()).toEqual([apiKey, importKey].sort());
     const created = await inProcess([
       'users',
       'create',
