@@ -1,5 +1,5 @@
 // Long transfers with a progress bar (cli-progress) on a terminal; silent when stderr is not one, or with --json.
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -58,18 +58,4 @@ export async function downloadTo(
     bar.stop();
   }
   return bytes;
-}
-
-/**
- * `file` as a web stream for an upload, counting its bytes into `onBytes` as fetch reads them: the file is read
- * as fast as it is sent, never whole.
- */
-export function fileBody(file: string, onBytes: (bytes: number) => void): ReadableStream<Uint8Array> {
-  let bytes = 0;
-  const source = createReadStream(file);
-  source.on('data', (chunk) => {
-    bytes += chunk.length;
-    onBytes(bytes);
-  });
-  return Readable.toWeb(source) as unknown as ReadableStream<Uint8Array>;
 }

@@ -32,7 +32,7 @@ interface Held {
 }
 
 /** Answers that a new credential may cure: the old one expired, or its sessions were ended. */
-export const RENEWABLE = new Set(['TOKEN_EXPIRED', 'TOKEN_REVOKED']);
+const RENEWABLE = new Set(['TOKEN_EXPIRED', 'TOKEN_REVOKED']);
 
 export class Credentials {
   private token: Held | undefined;

@@ -5,12 +5,9 @@ export { apiError, PlaybaseApiError, unwrap } from './errors.js';
 export {
   createPlaybaseClient,
   type Endpoints,
-  type ImportAnswer,
   type PlaybaseClient,
   type PlaybaseClientOptions,
   type Stage,
   type StagePaths,
-  type UploadBody,
-  type UploadPath,
 } from './playbase-client.js';
 export type { components, operations, paths } from './schema.js';

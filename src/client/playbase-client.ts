@@ -4,14 +4,7 @@
 // that endpoint discovery names and carry a JWT of the game. Both are fetched when first needed, renewed before
 // they expire, and renewed once more when the server answers that one has expired (a clock that differs).
 import createClient, { type Client } from 'openapi-fetch';
-import {
-  type CredentialOptions,
-  Credentials,
-  type Fetch,
-  fetchWith,
-  RENEWABLE,
-  type Session,
-} from './credentials.js';
+import { type CredentialOptions, Credentials, type Fetch, fetchWith, type Session } from './credentials.js';
 import { apiError, errorOf } from './errors.js';
 import type { paths } from './schema.js';
 
@@ -24,21 +17,6 @@ export type StagePaths = {
 
 export type Endpoints =
   paths['/restv2/game/{gameApiKey}/endpoints']['get']['responses'][200]['content']['application/json'];
-
-/** The stage paths that take a streamed body: the imports. */
-export type UploadPath = '/restv2/game/{gameApiKey}/mongo/import' | '/restv2/game/{gameApiKey}/data/import';
-
-export type ImportAnswer = StagePaths[UploadPath]['post']['responses'][200]['content']['application/json'];
-
-/** A body read from a stream, for `upload`. */
-export interface UploadBody {
-  /** Opens the body; called once more when the first try meets an expired JWT. */
-  open(): ReadableStream<Uint8Array>;
-  /** application/gzip or application/x-ndjson. */
-  contentType: string;
-  /** Sent as Content-Length when known: the server then refuses a body over its limit before reading it. */
-  bytes?: number;
-}
 
 export interface PlaybaseClientOptions extends Partial<Omit<CredentialOptions, 'now'>> {
   /** The server's base URL (PUBLIC_URL): the auth and config roles, and endpoint discovery. */
@@ -61,12 +39,12 @@ export interface PlaybaseClient {
   jwt(apiKey: string, scope?: string): Promise<string>;
   /** The game's stage base URLs (endpoint discovery), asked once per game. */
   endpoints(apiKey: string): Promise<Endpoints>;
+  /** One stage's base URL, from endpoint discovery: for calls made without openapi-fetch (a streamed upload). */
+  stageUrl(apiKey: string, stage: Stage): Promise<string>;
   /** The nosql, data and runtime operations of one stage of a game, at its discovered base URL, with a JWT. */
   stage(apiKey: string, stage: Stage): Promise<Client<StagePaths>>;
   /** GET of an export link (it is its own credential): the answer, its body not yet read. */
   download(url: string): Promise<Response>;
-  /** POST of a streamed body (an import file) to one stage of a game, with a JWT: sent as it is read, never held. */
-  upload(apiKey: string, stage: Stage, path: UploadPath, body: UploadBody): Promise<ImportAnswer>;
 }
 
 export function createPlaybaseClient(options: PlaybaseClientOptions): PlaybaseClient {
@@ -119,6 +97,7 @@ export function createPlaybaseClient(options: PlaybaseClientOptions): PlaybaseCl
     session: () => credentials.session(),
     jwt: (apiKey, scope = 'nosql') => credentials.jwt(apiKey, scope),
     endpoints,
+    stageUrl,
     stage(apiKey, stage) {
       const key = `${apiKey}/${stage}`;
       let client = stages.get(key);
@@ -134,35 +113,7 @@ export function createPlaybaseClient(options: PlaybaseClientOptions): PlaybaseCl
       if (!response.ok) throw await errorOf(response);
       return response;
     },
-    async upload(apiKey, stage, path, body) {
-      const url = `${await stageUrl(apiKey, stage)}${path.replace('{gameApiKey}', encodeURIComponent(apiKey))}`;
-      const jwt = (renew: boolean) => credentials.jwt(apiKey, 'nosql', renew);
-      return uploadOnce(baseFetch, url, jwt, body);
-    },
   };
-}
-
-/**
- * The stage clients keep a request to send it again on an expired JWT, which for a stream means holding the whole
- * body (a clone tees it). An upload opens its body again instead: the server refuses the JWT before reading any.
- */
-async function uploadOnce(
-  base: Fetch,
-  url: string,
-  jwt: (renew: boolean) => Promise<string>,
-  body: UploadBody,
-  renew = false,
-): Promise<ImportAnswer> {
-  const headers: Record<string, string> = { 'content-type': body.contentType, 'x-svc-jwt': await jwt(renew) };
-  if (body.bytes !== undefined) headers['content-length'] = String(body.bytes);
-  // duplex: a stream body needs it (fetch's rule); it is not in Node 20's RequestInit type yet.
-  const init = { method: 'POST', headers, body: body.open(), duplex: 'half' } as RequestInit;
-  const response = await base(new Request(url, init));
-  if (response.ok) return (await response.json()) as ImportAnswer;
-  const failure = await errorOf(response);
-  if (!renew && response.status === 401 && RENEWABLE.has(failure.code))
-    return uploadOnce(base, url, jwt, body, true);
-  throw failure;
 }
 
 async function discover(api: Client<paths>, apiKey: string): Promise<Endpoints> {
