@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 
-export const ALL_ROLES = ['auth', 'config', 'nosql'] as const;
+const ALL_ROLES = ['auth', 'config', 'nosql'] as const;
 export type Role = (typeof ALL_ROLES)[number];
 
 export interface ClusterSettings {
@@ -90,7 +90,7 @@ export interface Settings {
   };
 }
 
-export const LOG_FORMATS = ['json', 'pretty'] as const;
+const LOG_FORMATS = ['json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export class SettingsError extends Error {

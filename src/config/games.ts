@@ -7,7 +7,7 @@ import type { ClusterSettings } from '../settings.js';
 import { withTransaction } from '../store/db.js';
 import { gameErrors } from './errors.js';
 
-export const RECYCLE_BIN_DAYS = 10;
+const RECYCLE_BIN_DAYS = 10;
 const DAY_MS = 24 * 3600 * 1000;
 
 export interface Game {
@@ -109,7 +109,7 @@ export async function restoreGame(
 }
 
 /** Removes for good the games deleted more than 10 days ago (their groups and collaborators cascade). */
-export async function purgeRecycleBin(pool: pg.Pool, nowMs: number): Promise<number> {
+async function purgeRecycleBin(pool: pg.Pool, nowMs: number): Promise<number> {
   const res = await pool.query('DELETE FROM games WHERE deleted_at IS NOT NULL AND deleted_at <= $1', [
     new Date(nowMs - RECYCLE_BIN_DAYS * DAY_MS),
   ]);

@@ -9,7 +9,7 @@ import type { Db, Scope } from './scope.js';
 
 const OUTPUT_BATCH = 200;
 
-export function pushdownPlan(stages: Stage[]): { plan: ReadPlan; rest: Stage[] } {
+function pushdownPlan(stages: Stage[]): { plan: ReadPlan; rest: Stage[] } {
   const { pushdown, rest } = splitPushdown(stages);
   return {
     plan: {

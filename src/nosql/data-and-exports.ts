@@ -10,9 +10,9 @@ import { registerImportRoutes } from './import-routes.js';
 import { STAGES } from './scope.js';
 
 /** Expired data items are gone for reads at once; their rows are deleted this often. */
-export const ITEM_PURGE_INTERVAL_MS = 60_000;
+const ITEM_PURGE_INTERVAL_MS = 60_000;
 /** Export files live 24 hours; the folder or bucket is swept this often (and before each export). */
-export const EXPORT_PURGE_INTERVAL_MS = 60 * 60_000;
+const EXPORT_PURGE_INTERVAL_MS = 60 * 60_000;
 
 export async function registerDataAndExports(app: App, ctx: Context): Promise<void> {
   const jobs = createExportJobs(ctx);

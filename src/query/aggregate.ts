@@ -24,7 +24,7 @@ import { parseSort, type SortSpec } from './sort.js';
 import { type Doc, fromWire, isDoc, type Value } from './values.js';
 
 /** Documents a $group or $sort may hold in memory unless the caller says otherwise. */
-export const DEFAULT_MAX_BUFFERED = 100_000;
+const DEFAULT_MAX_BUFFERED = 100_000;
 /** MongoDB's own bound on the stages of one pipeline. */
 export const MAX_PIPELINE_STAGES = 1000;
 
