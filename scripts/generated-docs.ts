@@ -1,7 +1,6 @@
-// Generated documents: the OpenAPI description and the error reference, both committed under docs/, and the
-// typed client's types (src/client/schema.ts), made from the OpenAPI description.
+// Generated documents: the OpenAPI description, committed under docs/, and the typed client's types
+// (src/client/schema.ts), made from it. The error reference is scripts/error-reference.ts (no server needed).
 import openapiTS, { astToString } from 'openapi-typescript';
-import { catalogue } from '../src/errors.js';
 import { startTestServer } from '../test/harness.js';
 
 export async function renderOpenApi(): Promise<string> {
@@ -12,24 +11,6 @@ export async function renderOpenApi(): Promise<string> {
   } finally {
     await server.close();
   }
-}
-
-/** Call after renderOpenApi(): building the server loads every module's errors into the catalogue. */
-export function renderErrorReference(): string {
-  const rows = [...catalogue]
-    .sort((a, b) => a.code.localeCompare(b.code))
-    .map((e) => `| \`${e.code}\` | ${e.status} | ${e.description.replaceAll('|', '\\|')} |`);
-  return [
-    '# Error reference',
-    '',
-    'Generated from the catalogue (`npm run openapi`); a test fails when this file drifts.',
-    'Every error answers `{"message", "code", "requestId"}`, plus `details` (one entry per field) on `VALIDATION_FAILED`.',
-    '',
-    '| code | status | meaning |',
-    '|---|---|---|',
-    ...rows,
-    '',
-  ].join('\n');
 }
 
 export const CLIENT_SCHEMA_PATH = 'src/client/schema.ts';

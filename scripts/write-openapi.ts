@@ -1,16 +1,13 @@
-// Writes docs/openapi.json and docs/errors.md from the running code, and the typed client's types from the first.
+// Writes docs/errors.md from the static catalogue, then docs/openapi.json from the running code and the typed
+// client's types from it.
 import { writeFileSync } from 'node:fs';
 import { ensureTemplate } from '../test/template.js';
-import {
-  CLIENT_SCHEMA_PATH,
-  renderClientSchema,
-  renderErrorReference,
-  renderOpenApi,
-} from './generated-docs.js';
+import { renderErrorReference } from './error-reference.js';
+import { CLIENT_SCHEMA_PATH, renderClientSchema, renderOpenApi } from './generated-docs.js';
 
+writeFileSync('docs/errors.md', renderErrorReference());
 await ensureTemplate();
 const openapi = await renderOpenApi();
 writeFileSync('docs/openapi.json', openapi);
-writeFileSync('docs/errors.md', renderErrorReference());
 writeFileSync(CLIENT_SCHEMA_PATH, await renderClientSchema(openapi));
-console.log(`wrote docs/openapi.json, docs/errors.md and ${CLIENT_SCHEMA_PATH}`);
+console.log(`wrote docs/errors.md, docs/openapi.json and ${CLIENT_SCHEMA_PATH}`);

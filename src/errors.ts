@@ -36,21 +36,53 @@ export interface CatalogueEntry {
   description: string;
 }
 
-/** Every defined code, for the generated reference and the uniqueness test. */
-export const catalogue: CatalogueEntry[] = [];
+/** A catalogue error's factory; `entry` is its line of the catalogue (src/error-catalogue.ts lists them all). */
+export type CatalogueFactory<A extends unknown[]> = ((...args: A) => PlaybaseError) & {
+  readonly entry: CatalogueEntry;
+};
 
 /**
  * Defines a catalogue entry and returns its factory. Modules define their own errors with this in their own
- * `errors.ts` (auth/errors.ts, nosql/errors.ts...); they all land in this one catalogue.
+ * `errors.ts` (auth/errors.ts, nosql/errors.ts...) and export their entries as one list, which
+ * src/error-catalogue.ts joins: defining has no side effect, so the catalogue is known without loading a room.
  */
 export function def<A extends unknown[]>(
   code: string,
   status: number,
   description: string,
   message: (...args: A) => string,
-): (...args: A) => PlaybaseError {
-  catalogue.push({ code, status, description });
-  return (...args: A) => new PlaybaseError(status, code, message(...args));
+): CatalogueFactory<A> {
+  const entry = { code, status, description };
+  return Object.assign((...args: A) => new PlaybaseError(status, code, message(...args)), { entry });
+}
+
+/** Like def, for an error that carries one detail per offending field (VALIDATION_FAILED, CONFIG_INVALID). */
+export function defWithDetails(
+  code: string,
+  status: number,
+  description: string,
+): CatalogueFactory<[message: string, details: ErrorDetail[]]> {
+  const entry = { code, status, description };
+  return Object.assign(
+    (message: string, details: ErrorDetail[]) => new PlaybaseError(status, code, message, details),
+    { entry },
+  );
+}
+
+type Entries = { readonly entry: CatalogueEntry } | Record<string, unknown>;
+
+/**
+ * The catalogue entries of factories made by def, or of the factories among an object's values (a module's
+ * `xxxErrors` object; plain helpers in it are skipped), in order: how a module exports its list.
+ */
+export function entriesOf(...parts: Entries[]): CatalogueEntry[] {
+  return parts.flatMap((part) =>
+    hasEntry(part) ? [part.entry] : Object.values(part).flatMap((v) => (hasEntry(v) ? [v.entry] : [])),
+  );
+}
+
+function hasEntry(value: unknown): value is { readonly entry: CatalogueEntry } {
+  return typeof value === 'function' && 'entry' in value;
 }
 
 // A restart of PostgreSQL or a failover takes a few seconds; sooner retries would meet the same refusal.
@@ -64,8 +96,11 @@ export const errors = {
     'The request body is not valid JSON.',
     (why: string) => `Malformed JSON body: ${why}`,
   ),
-  validation: (message: string, details: ErrorDetail[]) =>
-    new PlaybaseError(400, 'VALIDATION_FAILED', message, details),
+  validation: defWithDetails(
+    'VALIDATION_FAILED',
+    400,
+    'The request does not match the schema; `details` names each field and what is wrong.',
+  ),
   badRequest: def('BAD_REQUEST', 400, 'The request is not acceptable as sent.', (message: string) => message),
   routeNotFound: def(
     'ROUTE_NOT_FOUND',
@@ -148,11 +183,8 @@ export const errors = {
   ),
 };
 
-catalogue.push({
-  code: 'VALIDATION_FAILED',
-  status: 400,
-  description: 'The request does not match the schema; `details` names each field and what is wrong.',
-});
+/** The foundation's entries of the catalogue (storeUnavailable is NOT_READY with a Retry-After). */
+export const foundationCatalogue = entriesOf(errors);
 
 export function isPlaybaseError(e: unknown): e is PlaybaseError {
   return e instanceof PlaybaseError;

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AuthBackend } from './auth/backend.js';
 import { type BootstrapResult, ensureAdministrator } from './auth/bootstrap.js';
 import { registerAuthRoutes } from './auth/routes.js';
+import { registerTokenPurge } from './auth/token-purge.js';
 import { inline, pooled } from './compute/compute.js';
 import { ComputePool } from './compute/pool.js';
 import { registerAdminRoutes } from './config/admin-routes.js';
@@ -66,7 +67,7 @@ function registrarsFor(settings: Settings): RoleRegistrar[] {
     },
   ];
   if (settings.roles.includes('auth'))
-    registrars.push((app, ctx) => registerAuthRoutes(backend as AuthBackend)(app, ctx));
+    registrars.push((app, ctx) => registerAuthRoutes(backend as AuthBackend)(app, ctx), registerTokenPurge);
   if (settings.roles.includes('config'))
     registrars.push(registerGameRoutes, registerConfigRoutes, registerAdminRoutes);
   // The audit hook comes with the admin routes; an auth-only process still records its writes.

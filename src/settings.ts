@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 
-export const ALL_ROLES = ['auth', 'config', 'nosql'] as const;
+const ALL_ROLES = ['auth', 'config', 'nosql'] as const;
 export type Role = (typeof ALL_ROLES)[number];
 
 export interface ClusterSettings {
@@ -45,6 +45,8 @@ export interface Settings {
   databasePoolSize: number;
   /** Longest wait for a PostgreSQL connection (connecting, or a free one of the pool) before 503 NOT_READY. */
   databaseConnectTimeoutMs: number;
+  /** How often the auth role deletes the rows of expired access tokens (they are refused from their expiry on). */
+  tokenPurgeIntervalMs: number;
   limits: {
     perUserPerMinute: number;
     perGamePerMinute: number;
@@ -88,7 +90,7 @@ export interface Settings {
   };
 }
 
-export const LOG_FORMATS = ['json', 'pretty'] as const;
+const LOG_FORMATS = ['json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export class SettingsError extends Error {
@@ -346,6 +348,7 @@ export function loadSettings(
     ),
     databasePoolSize: readInt(env, 'PLAYBASE_DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseConnectTimeoutMs: readInt(env, 'PLAYBASE_DATABASE_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
+    tokenPurgeIntervalMs: readInt(env, 'PLAYBASE_TOKEN_PURGE_INTERVAL_MS', 600_000, 10, 86_400_000),
     limits: {
       // 0 turns a limit off (benchmarks); the defaults are the spec's values.
       perUserPerMinute: readInt(env, 'PLAYBASE_LIMIT_USER_PER_MINUTE', 300, 0, 10_000_000),

@@ -38,7 +38,7 @@ export function normalizeUsername(username: string): string {
   return username.trim().toLowerCase();
 }
 
-export function checkPassword(password: string): void {
+function checkPassword(password: string): void {
   if (password.length < 8) throw authErrors.weakPassword();
 }
 

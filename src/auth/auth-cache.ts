@@ -3,7 +3,7 @@
 import type { Subscription } from '../store/db.js';
 
 /** Trigger-fed channel of migration 0009: any write to accounts, tokens, games, collaborators or groups. */
-export const AUTH_CHANNEL = 'playbase_auth';
+const AUTH_CHANNEL = 'playbase_auth';
 /** Even without a notification, an answer is asked again after this long (a safety net, not the mechanism). */
 const KEEP_MS = 30_000;
 const MAX_ENTRIES = 10_000;

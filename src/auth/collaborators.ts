@@ -15,7 +15,7 @@ export interface Collaborator {
   groupNames: string[];
 }
 
-export function validatePermissions(permissions: Record<string, unknown>): Permissions {
+function validatePermissions(permissions: Record<string, unknown>): Permissions {
   for (const [key, level] of Object.entries(permissions)) {
     if (!isKnownKey(key) || (level !== 0 && level !== 1 && level !== 2))
       throw authErrors.unknownPermission(`${key}=${String(level)}`);

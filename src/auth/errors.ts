@@ -1,5 +1,5 @@
 // Authentication and authorization errors.
-import { def, PlaybaseError } from '../errors.js';
+import { def, entriesOf, PlaybaseError } from '../errors.js';
 
 export const authErrors = {
   missingCredentials: def(
@@ -155,17 +155,20 @@ export const authErrors = {
   ),
 };
 
+const loginThrottledBase = def(
+  'LOGIN_THROTTLED',
+  429,
+  'Too many failed logins for this account or from this address; retry after Retry-After seconds.',
+  () => 'Too many failed logins; try again later',
+);
+
 /** 429 for brute-force protection of Basic logins. */
-export const loginThrottled = (() => {
-  const code = 'LOGIN_THROTTLED';
-  def(
-    code,
-    429,
-    'Too many failed logins for this account or from this address; retry after Retry-After seconds.',
-    () => '',
-  );
-  return (retryAfterSeconds: number) =>
-    new PlaybaseError(429, code, 'Too many failed logins; try again later', undefined, {
-      'retry-after': String(retryAfterSeconds),
-    });
-})();
+export function loginThrottled(retryAfterSeconds: number): PlaybaseError {
+  const base = loginThrottledBase();
+  return new PlaybaseError(base.status, base.code, base.message, undefined, {
+    'retry-after': String(retryAfterSeconds),
+  });
+}
+
+/** This module's entries of the catalogue (src/error-catalogue.ts). */
+export const authCatalogue = entriesOf(authErrors, loginThrottledBase);

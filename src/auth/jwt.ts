@@ -13,7 +13,7 @@ import { authErrors } from './errors.js';
 import type { KeyRing } from './keys.js';
 import type { Permissions } from './permissions.js';
 
-export const JWT_ISSUER = 'playbase';
+const JWT_ISSUER = 'playbase';
 
 export interface GameClaims {
   sub: string;

@@ -47,7 +47,7 @@ Environment: PLAYBASE_URL (server), PLAYBASE_GAME (--game), PLAYBASE_USERNAME an
 The login is kept in $XDG_CONFIG_HOME/playbase/login.json (else ~/.config/playbase), readable by you only.
 `;
 
-export function buildProgram(io: CliIo): Command {
+function buildProgram(io: CliIo): Command {
   const program = new Command('playbase')
     .description(
       'Manage a Playbase server: games, configuration as code, snapshots, exports and imports, accounts',

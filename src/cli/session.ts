@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createPlaybaseClient, type PlaybaseClient } from '../client/index.js';
 import { CliError, type CliIo, type GlobalOptions } from './io.js';
 
-export const DEFAULT_SERVER = 'http://127.0.0.1:8080';
+const DEFAULT_SERVER = 'http://127.0.0.1:8080';
 
 export interface StoredLogin {
   server: string;
@@ -17,12 +17,12 @@ export interface StoredLogin {
 }
 
 /** $XDG_CONFIG_HOME/playbase, else ~/.config/playbase. */
-export function configDir(env: NodeJS.ProcessEnv): string {
+function configDir(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
   return join(base, 'playbase');
 }
 
-export function loginFile(env: NodeJS.ProcessEnv): string {
+function loginFile(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), 'login.json');
 }
 

@@ -32,7 +32,7 @@ function textOnly(text: unknown): string {
   return text;
 }
 
-export class RemoteClient {
+class RemoteClient {
   constructor(
     private readonly call: Call,
     private readonly id: number,

@@ -1,5 +1,5 @@
 // Errors of game administration: snapshots and publishing, admin screens, the audit log.
-import { def } from '../errors.js';
+import { def, entriesOf } from '../errors.js';
 
 export const adminErrors = {
   snapshotNotFound: def(
@@ -69,3 +69,6 @@ export const adminErrors = {
     (why: string) => `Invalid audit range: ${why}`,
   ),
 };
+
+/** This module's entries of the catalogue (src/error-catalogue.ts). */
+export const adminCatalogue = entriesOf(adminErrors);

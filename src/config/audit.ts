@@ -141,7 +141,7 @@ function auditFilter(apiKey: string, query: AuditQuery): { where: string; params
 }
 
 /** ISO 8601 or epoch milliseconds; anything else is a client mistake, never "no filter". */
-export function parseInstant(raw: string, field: string): Date {
+function parseInstant(raw: string, field: string): Date {
   const ms = /^\d{1,15}$/.test(raw) ? Number(raw) : Date.parse(raw);
   if (Number.isNaN(ms)) throw adminErrors.auditRangeInvalid(`${field} is not a date: ${raw}`);
   return new Date(ms);

@@ -96,10 +96,6 @@ export function buildIndexedType(t: IndexedTypeBody): IndexedType {
   };
 }
 
-export function emptyDoc(): ConfigDoc {
-  return { '~events': [], '~runningTotals': [], '~leaderboards': [], '~indexedTypes': [] };
-}
-
 /** A stored document in canonical form (jsonb does not keep key order; older rows may lack a collection). */
 export function canonicalDoc(stored: Partial<ConfigDoc> | null | undefined): ConfigDoc {
   return {

@@ -1,8 +1,8 @@
 // The game configuration's entities: value sets, TypeScript shapes, and the TypeBox schemas of bodies and answers.
 import { type TPartial, type TSchema, Type } from 'typebox';
 
-export const DATA_TYPES = ['int', 'number', 'string', 'json'] as const;
-export const AGGREGATION_TYPES = [
+const DATA_TYPES = ['int', 'number', 'string', 'json'] as const;
+const AGGREGATION_TYPES = [
   'MAX',
   'MIN',
   'SUM',
@@ -12,22 +12,22 @@ export const AGGREGATION_TYPES = [
   'GROUPED',
   'SUPPLEMENTAL',
 ] as const;
-export const CALCULATIONS = ['MAX', 'MIN', 'SUM', 'COUNT', 'LAST', 'SUPPLEMENTAL'] as const;
+const CALCULATIONS = ['MAX', 'MIN', 'SUM', 'COUNT', 'LAST', 'SUPPLEMENTAL'] as const;
 /** Aggregations that compare or add values: refused on string and json attributes. */
 export const NUMERIC_AGGREGATIONS: readonly string[] = ['MAX', 'MIN', 'SUM'];
-export const FILTER_OPERATORS = ['EQ', 'NE', 'GT', 'GE', 'LT', 'LE'] as const;
-export const SORT_ORDERS = ['ASC', 'DESC'] as const;
-export const RESET_FREQUENCIES = ['NEVER', 'DAILY', 'WEEKLY', 'MONTHLY'] as const;
-export const INDEXED_FIELD_TYPES = ['string', 'number'] as const;
+const FILTER_OPERATORS = ['EQ', 'NE', 'GT', 'GE', 'LT', 'LE'] as const;
+const SORT_ORDERS = ['ASC', 'DESC'] as const;
+const RESET_FREQUENCIES = ['NEVER', 'DAILY', 'WEEKLY', 'MONTHLY'] as const;
+const INDEXED_FIELD_TYPES = ['string', 'number'] as const;
 
 /**
  * Short codes appear in paths, in collection names (`<shortCode>-leaderboard`) and in partition codes
  * (`LB.ATTR.VALUE`), so they hold no '-', '.' or '/'.
  */
-export const SHORT_CODE_PATTERN = '^[A-Za-z][A-Za-z0-9_]*$';
-export const SHORT_CODE_MAX = 64;
+const SHORT_CODE_PATTERN = '^[A-Za-z][A-Za-z0-9_]*$';
+const SHORT_CODE_MAX = 64;
 /** Credential names appear in runtime URLs (`/rs/{credential}/{secret}/...`). */
-export const CREDENTIAL_NAME_PATTERN = '^[A-Za-z][A-Za-z0-9_-]*$';
+const CREDENTIAL_NAME_PATTERN = '^[A-Za-z][A-Za-z0-9_-]*$';
 
 export type DataType = (typeof DATA_TYPES)[number];
 export type AggregationType = (typeof AGGREGATION_TYPES)[number];

@@ -58,7 +58,7 @@ export function shapeIssues(schema: TSchema, value: unknown): Issue[] {
   return issues;
 }
 
-export function isNumericType(t: DataType): boolean {
+function isNumericType(t: DataType): boolean {
   return t === 'int' || t === 'number';
 }
 

@@ -1,11 +1,5 @@
 // Errors of the game configuration: missing entities, duplicates, references, invalid documents.
-import { catalogue, def, type ErrorDetail, PlaybaseError } from '../errors.js';
-
-/** A 400 that carries one detail per offending field, like VALIDATION_FAILED, under its own code. */
-function defWithDetails(code: string, description: string) {
-  catalogue.push({ code, status: 400, description });
-  return (message: string, details: ErrorDetail[]) => new PlaybaseError(400, code, message, details);
-}
+import { def, defWithDetails, entriesOf } from '../errors.js';
 
 export const configErrors = {
   eventNotFound: def(
@@ -56,13 +50,35 @@ export const configErrors = {
     'The entity is referenced by other entities (named in the message); change or delete those first.',
     (id: string, by: string[]) => `${id} is referenced by ${by.join(', ')}`,
   ),
+  // 400s that carry one detail per offending field, like VALIDATION_FAILED, under their own codes.
   invalid: defWithDetails(
     'CONFIG_INVALID',
+    400,
     'The entity or configuration document breaks a rule (data type, aggregation, default value, uniqueness, ' +
       'immutable short code...); `details` names each field.',
   ),
   badReference: defWithDetails(
     'CONFIG_REFERENCE_INVALID',
+    400,
     'An {"@ref"} (or a collector or partition name) is malformed or points at nothing; `details` names each one.',
   ),
 };
+
+/** Errors of game creation and the recycle bin (src/config/games.ts). */
+export const gameErrors = {
+  unknownCluster: def(
+    'CLUSTER_UNKNOWN',
+    400,
+    'The cluster named is not in the cluster registry (PLAYBASE_CLUSTERS).',
+    (c: string) => `Unknown cluster ${c}`,
+  ),
+  notDeleted: def(
+    'GAME_NOT_DELETED',
+    404,
+    'The game is not in the recycle bin (or was removed for good after 10 days).',
+    (k: string) => `Game ${k} is not in the recycle bin`,
+  ),
+};
+
+/** This module's entries of the catalogue (src/error-catalogue.ts). */
+export const configCatalogue = entriesOf(configErrors, gameErrors);

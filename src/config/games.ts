@@ -3,27 +3,12 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { createDefaultGroups } from '../auth/collaborators.js';
 import { authErrors } from '../auth/errors.js';
-import { def } from '../errors.js';
 import type { ClusterSettings } from '../settings.js';
 import { withTransaction } from '../store/db.js';
+import { gameErrors } from './errors.js';
 
-export const RECYCLE_BIN_DAYS = 10;
+const RECYCLE_BIN_DAYS = 10;
 const DAY_MS = 24 * 3600 * 1000;
-
-export const gameErrors = {
-  unknownCluster: def(
-    'CLUSTER_UNKNOWN',
-    400,
-    'The cluster named is not in the cluster registry (PLAYBASE_CLUSTERS).',
-    (c: string) => `Unknown cluster ${c}`,
-  ),
-  notDeleted: def(
-    'GAME_NOT_DELETED',
-    404,
-    'The game is not in the recycle bin (or was removed for good after 10 days).',
-    (k: string) => `Game ${k} is not in the recycle bin`,
-  ),
-};
 
 export interface Game {
   apiKey: string;
@@ -124,7 +109,7 @@ export async function restoreGame(
 }
 
 /** Removes for good the games deleted more than 10 days ago (their groups and collaborators cascade). */
-export async function purgeRecycleBin(pool: pg.Pool, nowMs: number): Promise<number> {
+async function purgeRecycleBin(pool: pg.Pool, nowMs: number): Promise<number> {
   const res = await pool.query('DELETE FROM games WHERE deleted_at IS NOT NULL AND deleted_at <= $1', [
     new Date(nowMs - RECYCLE_BIN_DAYS * DAY_MS),
   ]);

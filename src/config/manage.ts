@@ -45,14 +45,14 @@ export interface WriteMeta {
   at: number;
 }
 
-export const KIND_NAMES: Record<ManageKind, string> = {
+const KIND_NAMES: Record<ManageKind, string> = {
   screen: 'screen',
   snippet: 'snippet',
   query: 'query',
 };
 
 /** Fills the optional fields so that every stored item has its whole shape. */
-export function normalizeItem(kind: ManageKind, input: Record<string, unknown>): ManageItem {
+function normalizeItem(kind: ManageKind, input: Record<string, unknown>): ManageItem {
   const base = {
     shortCode: String(input.shortCode),
     name: String(input.name ?? input.shortCode),

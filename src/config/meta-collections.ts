@@ -22,7 +22,7 @@ export interface MetaContent {
   indexes: MetaIndex[];
 }
 
-export const EMPTY_META: MetaContent = { collections: [], documents: [], indexes: [] };
+const EMPTY_META: MetaContent = { collections: [], documents: [], indexes: [] };
 
 /** Reads what a snapshot stored; an older or empty value counts as no meta collections. */
 export function asMeta(value: unknown): MetaContent {
@@ -46,7 +46,7 @@ export function describeMeta(value: unknown): { collection: string; documents: n
  * Whether this database holds the runtime documents. In the all-in-one process it does; a config server whose
  * nosql role keeps its own database cannot reach them, and snapshots then hold the configuration alone.
  */
-export async function hasDocumentTable(db: Db): Promise<boolean> {
+async function hasDocumentTable(db: Db): Promise<boolean> {
   const { rows } = await db.query<{ ok: boolean }>("SELECT to_regclass('nosql_documents') IS NOT NULL AS ok");
   return rows[0]?.ok === true;
 }

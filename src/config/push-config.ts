@@ -20,7 +20,7 @@ const GENERATED_MASTER_KEY = 'master-key';
  * server_secrets, so the embedded store works out of the box. That stored key sits beside what it seals, so
  * production deployments should set PLAYBASE_SECRET_KEY (and keep it: changing it makes sealed values unreadable).
  */
-export async function resolveMasterSecret(db: Db, secretKey: string | undefined): Promise<string> {
+async function resolveMasterSecret(db: Db, secretKey: string | undefined): Promise<string> {
   if (secretKey) return secretKey;
   // Concurrent first uses: one insert wins, everybody reads the winner.
   await db.query('INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [

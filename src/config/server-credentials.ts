@@ -11,7 +11,7 @@ export interface CreatedCredential extends CredentialView {
 }
 
 /** 32 random bytes: enough entropy that a plain SHA-256 (no salt, no stretching) is a safe stored form. */
-export function newCredentialSecret(): string {
+function newCredentialSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 

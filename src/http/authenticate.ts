@@ -87,7 +87,7 @@ const ALL_CREDENTIALS: CredentialKind[] = ['basic', 'token', 'jwt'];
 const ACCOUNT_CREDENTIALS: CredentialKind[] = ['basic', 'token'];
 
 /** The credentials a route takes; a route declaring a JWT without a game permission is a mistake, refused at start. */
-export function acceptedCredentials(need: AuthRequirement): CredentialKind[] {
+function acceptedCredentials(need: AuthRequirement): CredentialKind[] {
   if (need.permission) return need.credentials ?? ALL_CREDENTIALS;
   if (need.credentials?.includes('jwt'))
     throw new Error('a route that takes a JWT must declare the game permission it needs');

@@ -26,7 +26,7 @@ function normalizeName(raw: string): string {
   return name.toLowerCase().replace(/[\s_-]/g, '');
 }
 
-export function isSecretParameter(rawName: string): boolean {
+function isSecretParameter(rawName: string): boolean {
   return SECRET_NAME.test(normalizeName(rawName));
 }
 

@@ -22,7 +22,7 @@ const isTokenCheck = (url: string) =>
 const CONFIG_ROUTE = /^\/restv2\/game\/:(?:apiKey|gameApiKey)\/config(?:\/|$)/;
 
 /** Which limits a request falls under: unauthenticated routes are not counted; the runtime API has its own. */
-export function classifyRequest(request: FastifyRequest): RequestClass {
+function classifyRequest(request: FastifyRequest): RequestClass {
   const params = (request.params ?? {}) as Record<string, string | undefined>;
   // Runtime URLs name a credential, not a game: the runtime routes resolve it first (request.runtimeGame).
   const game = request.runtimeGame ?? params.apiKey ?? params.gameApiKey ?? params.apiKeyOrCredential;

@@ -1,5 +1,5 @@
 // Errors of the limiters: 429s that carry their Retry-After and RateLimit-* headers on the PlaybaseError itself.
-import { def, PlaybaseError } from '../errors.js';
+import { def, entriesOf, PlaybaseError } from '../errors.js';
 import type { RateResult } from './types.js';
 
 const describeScope: Record<RateResult['scope'], string> = {
@@ -46,3 +46,6 @@ export function tooManyConcurrent(limit: number): PlaybaseError {
   const base = tooManyConcurrentBase(limit);
   return new PlaybaseError(base.status, base.code, base.message, undefined, { 'Retry-After': '1' });
 }
+
+/** This module's entries of the catalogue (src/error-catalogue.ts). */
+export const limitsCatalogue = entriesOf(rateLimitedBase, tooManyConcurrentBase);

@@ -1,6 +1,6 @@
 // Memory limiters: exact counts, refusals that spend no other counter, slots, and the settings.
 import { describe, expect, it } from 'vitest';
-import { catalogue } from '../errors.js';
+import { catalogue } from '../error-catalogue.js';
 import { rateLimited } from './errors.js';
 import { createLimiters, type LimitersOptions } from './limiters.js';
 

@@ -1,5 +1,5 @@
 // Errors of GET /metrics: the scrape token missing or wrong, or a remote client where no token is set.
-import { def, PlaybaseError } from '../errors.js';
+import { def, entriesOf, PlaybaseError } from '../errors.js';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="metrics"' };
 
@@ -31,3 +31,6 @@ export const metricsErrors = {
 function withChallenge(e: PlaybaseError): PlaybaseError {
   return new PlaybaseError(e.status, e.code, e.message, undefined, CHALLENGE);
 }
+
+/** This module's entries of the catalogue (src/error-catalogue.ts). */
+export const metricsCatalogue = entriesOf(tokenRequired, tokenInvalid, metricsErrors);

@@ -5,14 +5,7 @@ import { observePool } from './pool-metrics.js';
 
 /** Label values of playbase_limit_refusals_total: the limit that refused a request. */
 export type LimitClass = 'user' | 'game' | 'runtime' | 'data' | 'config_writes' | 'login';
-export const LIMIT_CLASSES: readonly LimitClass[] = [
-  'user',
-  'game',
-  'runtime',
-  'data',
-  'config_writes',
-  'login',
-];
+const LIMIT_CLASSES: readonly LimitClass[] = ['user', 'game', 'runtime', 'data', 'config_writes', 'login'];
 
 /** What a runtime request came to: answered, answered with an `error` object, or refused with an HTTP error. */
 export type RuntimeOutcome = 'ok' | 'error' | 'failed';

@@ -13,7 +13,7 @@ declare module 'fastify' {
 }
 
 /** The label of requests no route matched (404s of unknown paths): never the raw URL, whose values are unbounded. */
-export const UNMATCHED_ROUTE = 'unmatched';
+const UNMATCHED_ROUTE = 'unmatched';
 
 type Done = () => void;
 

@@ -1,6 +1,6 @@
 // Aggregation: the leading $match/$sort/$skip/$limit run as SQL, the remaining stages in JavaScript over
 // documents streamed from the database in batches.
-import { runPipeline, type Stage, splitPushdown } from '../query/aggregate.js';
+import { type PipelineStage, runPipeline, splitPushdown } from '../query/aggregate.js';
 import { parseFilter } from '../query/filter.js';
 import { parseSort } from '../query/sort.js';
 import type { Doc } from '../query/values.js';
@@ -9,7 +9,7 @@ import type { Db, Scope } from './scope.js';
 
 const OUTPUT_BATCH = 200;
 
-export function pushdownPlan(stages: Stage[]): { plan: ReadPlan; rest: Stage[] } {
+function pushdownPlan(stages: PipelineStage[]): { plan: ReadPlan; rest: PipelineStage[] } {
   const { pushdown, rest } = splitPushdown(stages);
   return {
     plan: {
@@ -27,7 +27,11 @@ async function* each(batches: AsyncIterable<Doc[]>): AsyncGenerator<Doc> {
 }
 
 /** The pipeline's output documents, in batches as they come. */
-export async function* aggregateDocuments(db: Db, scope: Scope, stages: Stage[]): AsyncGenerator<Doc[]> {
+export async function* aggregateDocuments(
+  db: Db,
+  scope: Scope,
+  stages: PipelineStage[],
+): AsyncGenerator<Doc[]> {
   const { plan, rest } = pushdownPlan(stages);
   let out: Doc[] = [];
   for await (const doc of runPipeline(rest, each(readBatches(db, scope, plan)))) {

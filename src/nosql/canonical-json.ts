@@ -6,7 +6,7 @@
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 
-export function canonicalNumber(n: number): { $numberInt: string } | { $numberDouble: string } {
+function canonicalNumber(n: number): { $numberInt: string } | { $numberDouble: string } {
   if (Number.isInteger(n) && n >= INT32_MIN && n <= INT32_MAX && !Object.is(n, -0)) {
     return { $numberInt: String(n) };
   }

@@ -27,7 +27,7 @@ export interface CollectionEntry {
   actions: Action[];
 }
 
-export const ALL_ACTIONS: readonly Action[] = [
+const ALL_ACTIONS: readonly Action[] = [
   'FIND',
   'COUNT',
   'INSERT',
@@ -64,7 +64,7 @@ export const configuredCollections: ConfiguredCollections = async (db, scope) =>
   };
 };
 
-export function actionsOf(group: Group, stage: Stage): Action[] {
+function actionsOf(group: Group, stage: Stage): Action[] {
   switch (group) {
     case 'System':
       return ALL_ACTIONS.filter((a) => a !== 'DROP');
@@ -141,7 +141,7 @@ export async function listCollections(
 }
 
 /** `playerTagCounter` → `script.playerTagCounter`; a name that already has the prefix keeps it. */
-export function prefixedName(name: string, prefix: string): string {
+function prefixedName(name: string, prefix: string): string {
   return checkCollectionName(name.startsWith(prefix) ? name : `${prefix}${name}`);
 }
 

@@ -1,7 +1,7 @@
 // The nosql role's data service, exports and imports: routes for both stages, and the background purges, in one registrar.
-import type { FastifyBaseLogger } from 'fastify';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
+import { startPeriodic } from '../periodic.js';
 import { registerDataRoutes } from './data-routes.js';
 import { purgeExpiredItems } from './data-service.js';
 import { createExportJobs } from './export-jobs.js';
@@ -10,33 +10,9 @@ import { registerImportRoutes } from './import-routes.js';
 import { STAGES } from './scope.js';
 
 /** Expired data items are gone for reads at once; their rows are deleted this often. */
-export const ITEM_PURGE_INTERVAL_MS = 60_000;
+const ITEM_PURGE_INTERVAL_MS = 60_000;
 /** Export files live 24 hours; the folder or bucket is swept this often (and before each export). */
-export const EXPORT_PURGE_INTERVAL_MS = 60 * 60_000;
-
-/** Runs `task` every `intervalMs`, never two at once; unref'd so that it never keeps the process alive. */
-export function startPeriodic(
-  name: string,
-  intervalMs: number,
-  task: () => Promise<number>,
-  log: FastifyBaseLogger,
-): () => void {
-  let busy = false;
-  const timer = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    task()
-      .then((n) => {
-        if (n > 0) log.info({ removed: n }, `${name}: purged ${n}`);
-      })
-      .catch((e: unknown) => log.warn({ err: e }, `${name} failed`))
-      .finally(() => {
-        busy = false;
-      });
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}
+const EXPORT_PURGE_INTERVAL_MS = 60 * 60_000;
 
 export async function registerDataAndExports(app: App, ctx: Context): Promise<void> {
   const jobs = createExportJobs(ctx);

@@ -1,5 +1,5 @@
 // Errors of the key-value data service and of the two export calls; they join the one catalogue.
-import { def } from '../errors.js';
+import { def, entriesOf } from '../errors.js';
 
 export const dataErrors = {
   typeNotFound: def(
@@ -52,3 +52,6 @@ export const dataErrors = {
     (field: string, type: string) => `Indexed field ${field} must hold a ${type}`,
   ),
 };
+
+/** This module's entries of the catalogue (src/error-catalogue.ts). */
+export const dataCatalogue = entriesOf(dataErrors);

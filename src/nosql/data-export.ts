@@ -17,7 +17,7 @@ interface ItemRow {
 const date = (d: Date) => ({ $date: { $numberLong: String(d.getTime()) } });
 
 /** One line, every value canonical extended JSON: `{type, id, data, version, expiresAt, updatedAt}`. */
-export function toDataLine(row: ItemRow): DataItemLine {
+function toDataLine(row: ItemRow): DataItemLine {
   return {
     type: row.type,
     id: row.item_id,

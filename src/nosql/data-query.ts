@@ -12,9 +12,9 @@ export interface IndexedField {
   type: FieldType;
 }
 
-export const OPERATORS = ['EQ', 'NE', 'LT', 'GT', 'LE', 'GE', 'IN', 'STARTSWITH'] as const;
+const OPERATORS = ['EQ', 'NE', 'LT', 'GT', 'LE', 'GE', 'IN', 'STARTSWITH'] as const;
 export type Operator = (typeof OPERATORS)[number];
-export const CONDITIONS = ['AND', 'OR', 'NOT'] as const;
+const CONDITIONS = ['AND', 'OR', 'NOT'] as const;
 
 type Scalar = string | number;
 export type QueryNode =
@@ -29,9 +29,9 @@ export interface DataQuery {
   limit: number;
 }
 
-export const DEFAULT_LIMIT = 100;
-export const MAX_LIMIT = 1000;
-export const MAX_OFFSET = 1_000_000;
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 1000;
+const MAX_OFFSET = 1_000_000;
 const MAX_DEPTH = 10;
 const MAX_RULES = 100;
 const MAX_IN_VALUES = 1000;
@@ -183,7 +183,7 @@ function typeCheckSql(field: IndexedField, name: string): string {
   return `jsonb_typeof(data -> ${name}::text) = '${field.type}'`;
 }
 
-export function compileRule(node: Extract<QueryNode, { kind: 'rule' }>, params: unknown[]): string {
+function compileRule(node: Extract<QueryNode, { kind: 'rule' }>, params: unknown[]): string {
   const name = bind(params, node.field.name);
   const value = fieldSql(node.field, name);
   const cast = node.field.type === 'number' ? 'numeric' : 'text';

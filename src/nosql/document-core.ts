@@ -29,12 +29,12 @@ export interface DocumentOp {
   now: number;
 }
 
-export function bodyValue(body: BodyInput): unknown {
+function bodyValue(body: BodyInput): unknown {
   return 'text' in body ? parseJsonBody(body.text) : body.value;
 }
 
 /** Prior art's cap on a find or aggregate answer: the JSON text, in bytes. */
-export const RESPONSE_LIMIT = 4 * 1024 * 1024;
+const RESPONSE_LIMIT = 4 * 1024 * 1024;
 
 const FIND_FIELDS = ['query', 'fields', 'sort', 'skip', 'limit'] as const;
 

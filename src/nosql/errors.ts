@@ -1,5 +1,5 @@
 // Errors of the runtime data server (collections, documents, indexes); they join the one catalogue.
-import { def } from '../errors.js';
+import { def, entriesOf } from '../errors.js';
 
 export const nosqlErrors = {
   collectionNotFound: def(
@@ -112,3 +112,6 @@ export const nosqlErrors = {
     (why: string) => `The database refused the request: ${why}`,
   ),
 };
+
+/** This module's entries of the catalogue (src/error-catalogue.ts). */
+export const nosqlCatalogue = entriesOf(nosqlErrors);

@@ -23,7 +23,7 @@ const DATA_EXPLORER_WRITE: { auth: AuthRequirement } = {
 };
 const tags = ['exports'];
 /** One line: twice a document's stored limit, since canonical extended JSON spells values out at length. */
-export const IMPORT_MAX_LINE_BYTES = 2 * MAX_DOCUMENT_BYTES;
+const IMPORT_MAX_LINE_BYTES = 2 * MAX_DOCUMENT_BYTES;
 /** The work after the last line (ranking whole leaderboards again) may take this long. */
 const FINISH_TIMEOUT_MS = 10 * 60_000;
 

@@ -31,8 +31,8 @@ export interface DdlOptions {
   buildTimeoutMs: number;
 }
 
-export const ID_INDEX = '_id_';
-export const MAX_INDEXES = 64;
+const ID_INDEX = '_id_';
+const MAX_INDEXES = 64;
 const INDEX_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;
 
 export function checkIndexName(name: string): string {

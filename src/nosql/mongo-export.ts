@@ -76,13 +76,13 @@ interface LeftOut {
  * Fields left out of the NoSQL export, by collection. They stay readable through the NoSQL find call.
  * Documented in the README ("Data exports") and docs/exports.md.
  */
-export const LEFT_OUT_FIELDS: Readonly<Record<string, LeftOut>> = {
+const LEFT_OUT_FIELDS: Readonly<Record<string, LeftOut>> = {
   player: { anywhere: SECRET_FIELDS, topLevel: LOCATION_FIELDS },
   externalAuthentication: { anywhere: SECRET_FIELDS, topLevel: [] },
 };
 
 /** `access_token`, `Access-Token` and `accessToken` are one name. */
-export const normalizeFieldName = (name: string): string => name.toLowerCase().replace(/[_-]/g, '');
+const normalizeFieldName = (name: string): string => name.toLowerCase().replace(/[_-]/g, '');
 
 const LEFT_OUT: ReadonlyMap<string, { anywhere: Set<string>; topLevel: Set<string> }> = new Map(
   Object.entries(LEFT_OUT_FIELDS).map(([c, f]) => [

@@ -8,7 +8,7 @@ export { type Db, type GameScope, type Scope, STAGES, type Stage } from '../stor
 const GAME = /^[A-Za-z0-9_-]{1,128}$/;
 const COLLECTION = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;
 
-export function isValidGame(game: string): boolean {
+function isValidGame(game: string): boolean {
   return GAME.test(game);
 }
 

@@ -1,7 +1,7 @@
 // Reads a large result from one consistent snapshot in bounded memory: a REPEATABLE READ transaction and a cursor.
 import type pg from 'pg';
 
-export const SNAPSHOT_BATCH = 1000;
+const SNAPSHOT_BATCH = 1000;
 
 /**
  * Rows of `text` in batches of `batchSize`, all from the snapshot taken at the first statement, so writes that

@@ -79,7 +79,7 @@ export function evaluate(expr: Expr, root: Doc): Value | undefined {
  * path to each element that is a document (or, recursively, an array), skipping elements where it is missing.
  * Numeric parts are names, never array indexes.
  */
-export function evaluatePath(doc: Doc, path: string[], index: number): Value | undefined {
+function evaluatePath(doc: Doc, path: string[], index: number): Value | undefined {
   const key = path[index]!;
   const value = Object.hasOwn(doc, key) ? doc[key] : undefined;
   if (index === path.length - 1 || value === undefined) return value;

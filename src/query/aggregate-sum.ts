@@ -12,7 +12,7 @@ const TWO_32 = 2n ** 32n;
  * A sum kept as an unevaluated pair (sum, addend) with 2Sum and Fast2Sum, as MongoDB's DoubleDoubleSummation
  * does, so that sums of doubles round exactly as MongoDB's do (not as a naive left-to-right sum would).
  */
-export class DoubleDouble {
+class DoubleDouble {
   private sum = 0;
   private addend = 0;
   /** A plain sum, returned when the compensated sum turned into NaN (infinities). */

@@ -24,11 +24,11 @@ import { parseSort, type SortSpec } from './sort.js';
 import { type Doc, fromWire, isDoc, type Value } from './values.js';
 
 /** Documents a $group or $sort may hold in memory unless the caller says otherwise. */
-export const DEFAULT_MAX_BUFFERED = 100_000;
+const DEFAULT_MAX_BUFFERED = 100_000;
 /** MongoDB's own bound on the stages of one pipeline. */
 export const MAX_PIPELINE_STAGES = 1000;
 
-export type Stage =
+export type PipelineStage =
   | { op: '$match'; raw: unknown; node: FilterNode }
   | { op: '$group'; spec: GroupSpec }
   | { op: '$sort'; raw: unknown; spec: SortSpec }
@@ -43,9 +43,9 @@ export interface PipelineOptions {
   maxBuffered?: number;
 }
 
-type StageParser = (arg: Value) => Stage;
+type PipelineStageParser = (arg: Value) => PipelineStage;
 
-const PARSERS: Record<Stage['op'], StageParser> = {
+const PARSERS: Record<PipelineStage['op'], PipelineStageParser> = {
   $match: (raw) => {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       throw pipelineErrors.badStage('$match', 'the filter must be a document');
@@ -65,12 +65,12 @@ const PARSERS: Record<Stage['op'], StageParser> = {
 const RAW_ARGUMENT = new Set(['$match', '$sort']);
 
 /** Validates a pipeline as sent (extended JSON, as JSON.parse returns it): an array of one-key stages. */
-export function parsePipeline(pipeline: unknown): Stage[] {
+export function parsePipeline(pipeline: unknown): PipelineStage[] {
   // One $regex step budget for the whole pipeline, however many $match stages and predicates it holds.
   return sharingRegexBudget(() => parseStages(pipeline));
 }
 
-function parseStages(pipeline: unknown): Stage[] {
+function parseStages(pipeline: unknown): PipelineStage[] {
   if (!Array.isArray(pipeline)) throw pipelineErrors.badPipeline('the pipeline must be an array of stages');
   if (pipeline.length > MAX_PIPELINE_STAGES)
     throw queryErrors.tooLarge('stages in a pipeline', MAX_PIPELINE_STAGES);
@@ -84,7 +84,7 @@ function parseStages(pipeline: unknown): Stage[] {
     if (!Object.hasOwn(PARSERS, op)) throw pipelineErrors.unknownStage(op);
     const raw = (stage as Record<string, unknown>)[op];
     const arg = RAW_ARGUMENT.has(op) ? (raw as Value) : fromWire(raw, { allowDollarKeys: true });
-    return PARSERS[op as Stage['op']](arg);
+    return PARSERS[op as PipelineStage['op']](arg);
   });
 }
 
@@ -136,7 +136,7 @@ function parseCountField(arg: Value): string {
 
 /** Runs a parsed pipeline over documents, streaming; it stops reading input once a $limit is full. */
 export async function* runPipeline(
-  stages: Stage[],
+  stages: PipelineStage[],
   docs: AsyncIterable<Doc> | Iterable<Doc>,
   options: PipelineOptions = {},
 ): AsyncGenerator<Doc> {
@@ -149,7 +149,11 @@ export async function* runPipeline(
 }
 
 /** The same over an in-memory list, returning an array. */
-export function runPipelineSync(stages: Stage[], docs: Iterable<Doc>, options: PipelineOptions = {}): Doc[] {
+export function runPipelineSync(
+  stages: PipelineStage[],
+  docs: Iterable<Doc>,
+  options: PipelineOptions = {},
+): Doc[] {
   const chain = buildChain(stages, options);
   const out: Doc[] = [];
   // Loops, not push(...batch): one input document may emit more outputs ($unwind) than a call can take.
@@ -170,7 +174,7 @@ interface Chain {
   finished(): boolean;
 }
 
-function buildChain(stages: Stage[], options: PipelineOptions): Chain {
+function buildChain(stages: PipelineStage[], options: PipelineOptions): Chain {
   const cap = options.maxBuffered ?? DEFAULT_MAX_BUFFERED;
   const processors = stages.map((stage, i) => makeProcessor(stage, cap, keptBySort(stages, i)));
   let out: Doc[] = [];
@@ -201,7 +205,7 @@ function buildChain(stages: Stage[], options: PipelineOptions): Chain {
   };
 }
 
-function makeProcessor(stage: Stage, cap: number, keep: number | undefined): Processor {
+function makeProcessor(stage: PipelineStage, cap: number, keep: number | undefined): Processor {
   switch (stage.op) {
     case '$match':
       return matchProcessor(stage.node);
@@ -223,7 +227,7 @@ function makeProcessor(stage: Stage, cap: number, keep: number | undefined): Pro
 }
 
 /** For a $sort followed by $skip/$limit stages: how many of its first documents can reach the output. */
-function keptBySort(stages: Stage[], i: number): number | undefined {
+function keptBySort(stages: PipelineStage[], i: number): number | undefined {
   if (stages[i]?.op !== '$sort') return undefined;
   const window = foldSkipLimit(stages, i + 1);
   return window.limit === undefined ? undefined : window.skip + window.limit;
@@ -231,7 +235,7 @@ function keptBySort(stages: Stage[], i: number): number | undefined {
 
 /** Folds a run of $skip/$limit stages from `start` into one OFFSET/LIMIT window. */
 function foldSkipLimit(
-  stages: Stage[],
+  stages: PipelineStage[],
   start: number,
 ): { skip: number; limit: number | undefined; end: number } {
   let skip = 0;
@@ -266,10 +270,11 @@ export interface Pushdown {
  * Splits off leading $match stages (combined with $and), then one $sort, then $skip/$limit stages folded
  * into one window. Running the pushdown in SQL and `rest` in JavaScript gives the pipeline's result.
  */
-export function splitPushdown(stages: Stage[]): { pushdown: Pushdown; rest: Stage[] } {
+export function splitPushdown(stages: PipelineStage[]): { pushdown: Pushdown; rest: PipelineStage[] } {
   let i = 0;
   const filters: unknown[] = [];
-  for (; stages[i]?.op === '$match'; i++) filters.push((stages[i] as Extract<Stage, { op: '$match' }>).raw);
+  for (; stages[i]?.op === '$match'; i++)
+    filters.push((stages[i] as Extract<PipelineStage, { op: '$match' }>).raw);
   let sort: unknown;
   const current = stages[i];
   if (current?.op === '$sort') {

@@ -3,7 +3,7 @@ import { ObjectId } from 'bson';
 import type { Doc, Value } from './values.js';
 
 /** Canonical type ranks in MongoDB's order; missing compares as null. */
-export const RANK = {
+const RANK = {
   null: 1,
   number: 2,
   string: 3,
@@ -55,7 +55,7 @@ export function valuesEqual(a: Value | undefined, b: Value | undefined): boolean
 }
 
 /** Exact numeric order; NaN equals NaN and sorts below every other number, as in MongoDB. */
-export function compareNumbers(a: number | bigint, b: number | bigint): number {
+function compareNumbers(a: number | bigint, b: number | bigint): number {
   if (typeof a === 'bigint' && typeof b === 'bigint') return a === b ? 0 : a < b ? -1 : 1;
   if (typeof a === 'number' && typeof b === 'number') {
     if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) ? (Number.isNaN(b) ? 0 : -1) : 1;

@@ -1,5 +1,5 @@
 // Errors of the query engine (filters, sorts, find options, extended JSON values); they join the one catalogue.
-import { def } from '../errors.js';
+import { def, entriesOf } from '../errors.js';
 
 export const queryErrors = {
   unknownOperator: def(
@@ -59,3 +59,6 @@ export const queryErrors = {
     (why: string) => `Unsupported $regex: ${why}`,
   ),
 };
+
+/** This module's entries of the catalogue (src/error-catalogue.ts). */
+export const queryCatalogue = entriesOf(queryErrors);

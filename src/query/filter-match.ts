@@ -166,7 +166,7 @@ function compareMatches(cmp: Cmp, r: Reached, value: Value): boolean {
 }
 
 /** The $type name of a reached value; a number is 'int' when an integer in int32 range, else 'double'. */
-export function typeName(r: Reached): string {
+function typeName(r: Reached): string {
   if (r === MISSING || typeof r === 'symbol') return 'missing';
   if (r === null) return 'null';
   if (typeof r === 'number') return Number.isInteger(r) && r >= -(2 ** 31) && r < 2 ** 31 ? 'int' : 'double';

@@ -27,7 +27,7 @@ const IN_LIST_MAX = 32;
  * scanned: an $or of 20,000 equalities over 1,000 documents took 20 s on PGlite and hit the 10 s statement
  * timeout on PostgreSQL. An $in list is one parameter whatever its length.
  */
-export const MAX_FILTER_PARAMS = 1000;
+const MAX_FILTER_PARAMS = 1000;
 
 /** Appends bind values to params and returns a boolean SQL expression using $n placeholders. */
 export function compileFilter(node: FilterNode, docSql: string, params: unknown[]): string {

@@ -4,7 +4,7 @@ import { type FilterNode, parseFilter } from './filter.js';
 import { parseSort, type SortSpec } from './sort.js';
 
 /** The most documents one find returns; a limit that is absent or 0 means this many. */
-export const MAX_FIND_LIMIT = 10_000;
+const MAX_FIND_LIMIT = 10_000;
 
 export interface FindOptions {
   filter: FilterNode;

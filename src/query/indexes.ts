@@ -19,7 +19,7 @@ export interface IndexField {
   dir: 1 | -1;
 }
 
-export const MAX_INDEX_FIELDS = 16;
+const MAX_INDEX_FIELDS = 16;
 
 export function parseIndexKeys(keys: unknown): IndexField[] {
   if (typeof keys !== 'object' || keys === null || Array.isArray(keys)) {
@@ -36,12 +36,12 @@ export function parseIndexKeys(keys: unknown): IndexField[] {
 }
 
 /** The expressions filters compare, one per field, in key order (append DESC for dir -1 yourself). */
-export function indexExpressions(keys: IndexField[], docSql: string): string[] {
+function indexExpressions(keys: IndexField[], docSql: string): string[] {
   return keys.map((k) => `pb_pk(${docSql}, ${pathSql(k.parts)})`);
 }
 
 /** The expressions of a unique index: like MongoDB, a missing field counts as null. */
-export function uniqueIndexExpressions(keys: IndexField[], docSql: string): string[] {
+function uniqueIndexExpressions(keys: IndexField[], docSql: string): string[] {
   return keys.map((k) => `pb_uk(${docSql}, ${pathSql(k.parts)})`);
 }
 

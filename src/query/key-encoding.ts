@@ -15,7 +15,7 @@ export const KEY = {
   null: Buffer.from([0x10]),
 } as const;
 
-export const RANK_BYTE = {
+const RANK_BYTE = {
   null: 0x10,
   number: 0x20,
   string: 0x30,

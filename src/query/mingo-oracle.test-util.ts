@@ -70,7 +70,6 @@ const OIDS = ['000000000000000000000001', '65a000000000000000000002', 'fffffffff
   ObjectId.createFromHexString(h),
 );
 const DATES = [new Date(0), new Date(1_700_000_000_123), new Date(-86_400_000)];
-export const FIELDS = ['a', 'b', 'c'] as const;
 
 /**
  * Scalars of every supported type. `exactSums` keeps doubles to multiples of 1/4 below 2^20, whose sums are

@@ -1,5 +1,5 @@
 // Errors of projections and aggregation pipelines evaluated in JavaScript; they join the one catalogue.
-import { def } from '../errors.js';
+import { def, entriesOf } from '../errors.js';
 
 export const pipelineErrors = {
   badProjection: def(
@@ -51,3 +51,6 @@ export const pipelineErrors = {
     (stage: string, limit: number) => `${stage} would hold more than ${limit} documents in memory`,
   ),
 };
+
+/** This module's entries of the catalogue (src/error-catalogue.ts). */
+export const pipelineCatalogue = entriesOf(pipelineErrors);

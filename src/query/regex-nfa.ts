@@ -24,7 +24,7 @@ export const OP_CHAR = 0;
 export const OP_SPLIT = 1;
 export const OP_JMP = 2;
 export const OP_LOOK = 3;
-export const OP_MATCH = 4;
+const OP_MATCH = 4;
 
 /** Instruction i is op[i] with operands a[i] (next, or first branch) and b[i] (second branch, set or look). */
 export interface Program {
@@ -56,7 +56,7 @@ const MAX_LOOK_ALTS = 64;
 const SHORTHANDS: Record<string, Ranges> = { d: JS_DIGIT, s: JS_SPACE, w: JS_WORD };
 const CONTROL_ESCAPES: Record<string, number> = { t: 9, n: 10, v: 11, f: 12, r: 13 };
 
-export function compileProgram(js: string): Program {
+function compileProgram(js: string): Program {
   const parser = new JsRegexParser([...js]);
   const tree = parser.parseAll();
   const builder = new Builder();

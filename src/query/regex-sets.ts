@@ -52,7 +52,7 @@ export function setHas(set: CharSet, cp: number): boolean {
 }
 
 /** The code point that ends just before `pos` (a pair read backwards is one code point, as it is forwards). */
-export function codePointBefore(s: string, pos: number): number {
+function codePointBefore(s: string, pos: number): number {
   const low = s.charCodeAt(pos - 1);
   if (low >= 0xdc00 && low <= 0xdfff && pos >= 2) {
     const high = s.charCodeAt(pos - 2);

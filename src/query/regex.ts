@@ -20,7 +20,7 @@ import { attachStepBudget } from './regex-vm.js';
 /** Deepest nesting of groups. */
 export const MAX_REGEX_NESTING = 16;
 /** Largest expanded size: `[a-z]{255}` is 255, `(ab){10}` 20, `(((a{100}){100}){100})` 1,000,000. */
-export const MAX_REGEX_SIZE = 5000;
+const MAX_REGEX_SIZE = 5000;
 
 export interface TranslatedRegex {
   pattern: string;

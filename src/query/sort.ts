@@ -48,7 +48,7 @@ export function compileSort(spec: SortSpec, docSql: string, _params?: unknown[])
  * is chosen with compareValues (the order of the keys) and only it is encoded: encoding every element of a
  * million-element array took about a second.
  */
-export function sortKey(doc: Doc, parts: string[], dir: 1 | -1): Buffer {
+function sortKey(doc: Doc, parts: string[], dir: 1 | -1): Buffer {
   let best: Reached | undefined;
   for (const r of walkPath(doc, parts, 'sort')) {
     if (best === undefined || compareReached(r, best) * dir < 0) best = r;

@@ -44,7 +44,7 @@ function storeDoc(doc: Doc): Record<string, unknown> {
 }
 
 /** JSONB keeps object keys sorted by UTF-8 length, then bytewise. */
-export function compareJsonbKeys(a: string, b: string): number {
+function compareJsonbKeys(a: string, b: string): number {
   const la = Buffer.byteLength(a);
   const lb = Buffer.byteLength(b);
   if (la !== lb) return la - lb;

@@ -16,9 +16,9 @@ const TABLE = `CREATE TABLE nosql_documents (
   game_id text, stage text, collection text, id text, doc jsonb NOT NULL,
   PRIMARY KEY (game_id, stage, collection, id))`;
 
-export const PG_URL = process.env.PLAYBASE_TEST_DATABASE_URL;
+const PG_URL = process.env.PLAYBASE_TEST_DATABASE_URL;
 
-export async function openPglite(): Promise<TestStore> {
+async function openPglite(): Promise<TestStore> {
   const db = new PGlite();
   await db.exec(renderMigration(readFileSync(MIGRATION, 'utf8'), 'public'));
   await db.exec(TABLE);
@@ -29,7 +29,7 @@ export async function openPglite(): Promise<TestStore> {
   };
 }
 
-export async function openPostgres(url: string): Promise<TestStore> {
+async function openPostgres(url: string): Promise<TestStore> {
   const schema = `pb_query_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();

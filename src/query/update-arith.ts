@@ -16,7 +16,7 @@ export function isNum(v: Value | undefined): v is Num {
  * In memory a number is an int32 when it is integral and in int32 range, otherwise a double; a double that
  * holds such a value cannot be told apart (the value model keeps no flag), so it is treated as an int32.
  */
-export function isInt32(n: Num): n is number {
+function isInt32(n: Num): n is number {
   return typeof n === 'number' && Number.isInteger(n) && n >= INT_MIN && n <= INT_MAX && !Object.is(n, -0);
 }
 

@@ -1,5 +1,5 @@
 // Errors of update documents and upserts (parse time and apply time); they join the one catalogue.
-import { def } from '../errors.js';
+import { def, entriesOf } from '../errors.js';
 
 export const updateErrors = {
   unknownOperator: def(
@@ -70,3 +70,6 @@ export const updateErrors = {
     (why: string) => `Cannot infer query fields to set: ${why}`,
   ),
 };
+
+/** This module's entries of the catalogue (src/error-catalogue.ts). */
+export const updateCatalogue = entriesOf(updateErrors);

@@ -7,13 +7,13 @@ import { updateErrors } from './update-errors.js';
 import { type Doc, isDoc, setField, type Value } from './values.js';
 
 /** MongoDB refuses to pad an array past this many new elements ("can't backfill"). */
-export const MAX_ARRAY_PADDING = 1_500_000;
+const MAX_ARRAY_PADDING = 1_500_000;
 /**
  * Nulls one update may add by padding, over all its paths. Each null takes at least 5 bytes of a stored
  * document, so no document of 16 MB holds more; without it a 4 MB $set of 300,000 paths like "aN.1400000"
  * would allocate hundreds of millions of nulls before the size check.
  */
-export const MAX_TOTAL_PADDING = 3_400_000;
+const MAX_TOTAL_PADDING = 3_400_000;
 // One budget at a time: applyUpdate resets it and runs synchronously to the end.
 let paddingLeft = MAX_TOTAL_PADDING;
 
@@ -53,7 +53,7 @@ export function checkStorable(v: Value, where: string): void {
   }
 }
 
-export function isArrayIndex(part: string): boolean {
+function isArrayIndex(part: string): boolean {
   return DIGITS.test(part);
 }
 
@@ -148,7 +148,7 @@ export function writeChild(container: Container, key: string, value: Value, full
 }
 
 /** Builds the value to place at the first missing part: objects all the way down, even for numeric parts. */
-export function nestValue(rest: string[], leaf: Value): Value {
+function nestValue(rest: string[], leaf: Value): Value {
   let value = leaf;
   for (let i = rest.length - 1; i >= 0; i--) {
     const wrapper: Doc = {};

@@ -20,7 +20,7 @@ const LIVE_SQL = `
     AND ($3::text IS NULL OR s.api_key = $3) LIMIT 2`;
 
 /** `name` or `apiKey.name` (credential names have no dot; API keys neither). */
-export function parseCredential(credential: string): { apiKey: string | null; name: string } {
+function parseCredential(credential: string): { apiKey: string | null; name: string } {
   const dot = credential.indexOf('.');
   return dot < 0
     ? { apiKey: null, name: credential }
@@ -28,7 +28,7 @@ export function parseCredential(credential: string): { apiKey: string | null; na
 }
 
 /** The game's API key, or null when no game (or more than one) has this credential with this secret. */
-export async function resolveCredential(
+async function resolveCredential(
   db: Db,
   stage: Stage,
   credential: string,

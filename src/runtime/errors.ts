@@ -1,5 +1,5 @@
 // HTTP-level errors of the runtime requests API; request-level errors travel in the answer's `error` field.
-import { def } from '../errors.js';
+import { def, entriesOf } from '../errors.js';
 
 export const runtimeErrors = {
   badCredential: def(
@@ -27,3 +27,6 @@ export const runtimeErrors = {
     (apiKey: string) => `Game ${apiKey} has no published snapshot: the Live stage runs nothing`,
   ),
 };
+
+/** This module's entries of the catalogue (src/error-catalogue.ts). */
+export const runtimeCatalogue = entriesOf(runtimeErrors);

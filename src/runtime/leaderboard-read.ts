@@ -56,15 +56,6 @@ const BEFORE = (ord: string) => `
 const HOLDER = (ord: string) => `h AS MATERIALIZED (
   SELECT lower FROM runtime_rank_buckets WHERE board_id = $1 AND lower <= ${ord} ORDER BY lower DESC LIMIT 1)`;
 
-/** How many entries come before `ord`. */
-export async function entriesBefore(db: Db, boardId: string, ord: Buffer): Promise<number> {
-  const { rows } = await db.query<{ before: string }>(
-    `WITH ${HOLDER('$2')} SELECT ${BEFORE('$2')} AS before`,
-    [boardId, ord],
-  );
-  return Number(rows[0]?.before ?? 0);
-}
-
 /** Entries from rank offset + 1 on: the buckets' running counts say where that rank starts (no long OFFSET scan). */
 export async function entriesFrom(
   db: Db,

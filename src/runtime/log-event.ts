@@ -13,7 +13,7 @@ import type { EventPlan } from './runtime-config.js';
 const RETRIED = new Set(['40P01', '40001', '23503']);
 const ATTEMPTS = 5;
 
-export async function withRetry<T>(fn: () => Promise<T>): Promise<T> {
+async function withRetry<T>(fn: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();

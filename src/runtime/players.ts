@@ -6,7 +6,7 @@ import { type Doc, fromStored, ObjectId } from '../query/values.js';
 import { withTransaction } from '../store/db.js';
 import { type Db, type GameStage, idText, insertDoc, playerKey, readDoc } from './doc-store.js';
 
-export const PLAYER_COLLECTION = 'player';
+const PLAYER_COLLECTION = 'player';
 
 export interface Player {
   id: string;

@@ -24,7 +24,7 @@ declare module 'fastify' {
   }
 }
 
-export const RUNTIME_BODY_LIMIT = 256 * 1024;
+const RUNTIME_BODY_LIMIT = 256 * 1024;
 
 /** Each request, with the @class of its answer. */
 const REQUESTS: Record<string, { handler: RequestHandler; answer: string }> = {

@@ -10,7 +10,7 @@ import { type GameStage, insertDoc, readDoc, writeDoc } from './doc-store.js';
 import type { AttributeValues } from './event-attributes.js';
 import type { RunningTotalPlan } from './runtime-config.js';
 
-export function recordId(rt: RunningTotalPlan, playerId: string, values: AttributeValues): string {
+function recordId(rt: RunningTotalPlan, playerId: string, values: AttributeValues): string {
   if (rt.groupBy.length === 0) return playerId;
   return `${playerId}|${JSON.stringify(rt.groupBy.map((a) => values.get(a) ?? null))}`;
 }

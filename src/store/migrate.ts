@@ -64,8 +64,3 @@ export async function migrate(pool: pg.Pool, migrations = listMigrations()): Pro
   }
   return applied;
 }
-
-export async function migrationsPending(pool: pg.Pool, migrations = listMigrations()): Promise<number> {
-  const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM schema_migrations');
-  return migrations.length - Number(rows[0]?.n ?? 0);
-}

@@ -73,7 +73,7 @@ interface Generation {
 }
 
 /** The statement limit a simple-protocol `SET`/`RESET statement_timeout` asks for: ms, null for the default. */
-export function statementTimeoutSetting(bytes: Uint8Array): number | null | undefined {
+function statementTimeoutSetting(bytes: Uint8Array): number | null | undefined {
   // A simple Query message: 'Q', a 4-byte length, the text, NUL. Only short ones can be these two commands.
   if (bytes[0] !== 0x51 || bytes.length > 100) return undefined;
   const text = Buffer.from(bytes.subarray(5, bytes.length - 1)).toString('latin1');

@@ -1,7 +1,7 @@
 // Export settings (PLAYBASE_EXPORT_*), the stage base URL of download links, and the periodic purge runner.
 import { describe, expect, it } from 'vitest';
-import { startPeriodic } from '../../src/nosql/data-and-exports.js';
 import { stageBaseUrl } from '../../src/nosql/export-jobs.js';
+import { startPeriodic } from '../../src/periodic.js';
 import { loadSettings, SettingsError } from '../../src/settings.js';
 
 describe('export settings', () => {

@@ -1,8 +1,11 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogue, errors } from '../../src/errors.js';
+import { catalogue } from '../../src/error-catalogue.js';
+import { errors } from '../../src/errors.js';
 import type { App } from '../../src/http/app.js';
 import { loggerOptions } from '../../src/http/log.js';
 import { startTestServer, type TestServer } from '../harness.js';
@@ -207,4 +210,42 @@ describe('error catalogue', () => {
       expect(e.description.length).toBeGreaterThan(10);
     }
   });
+
+  it('every code a module defines (def, defWithDetails, new PlaybaseError) → in the static catalogue', () => {
+    const codes = new Set(catalogue.map((e) => e.code));
+    const defined = sourceFiles('src').flatMap((file) => definedCodes(readFileSync(file, 'utf8')));
+    expect(defined.length).toBeGreaterThan(100);
+    expect(defined.filter((code) => !codes.has(code))).toEqual([]);
+  });
+
+  it('loading the catalogue loads no room: src/error-catalogue.ts reaches only errors modules', () => {
+    const reached = importedModules('src/error-catalogue.ts');
+    expect(reached.length).toBeGreaterThan(10);
+    expect(reached.filter((file) => !/(^|[/-])errors\.ts$/.test(file))).toEqual([]);
+  });
 });
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts') && !name.includes('.test'))
+    .map((name) => join(dir, name));
+}
+
+/** The code literals a source file hands to def, defWithDetails or new PlaybaseError. */
+function definedCodes(source: string): string[] {
+  const pattern = /(?:\bdef|\bdefWithDetails|new PlaybaseError)\(\s*(?:\d+,\s*)?'([A-Z][A-Z0-9_]*)'/g;
+  return [...source.matchAll(pattern)].map((m) => m[1] as string);
+}
+
+/** The modules a file imports at run time (type-only imports left out), transitively, the file excluded. */
+function importedModules(entry: string, seen = new Set<string>()): string[] {
+  const source = readFileSync(entry, 'utf8');
+  for (const m of source.matchAll(/^(?:import|export) (?!type )(?:[^;']*? from )?'(\.[^']+)\.js';/gm)) {
+    const file = join(dirname(entry), `${m[1]}.ts`);
+    if (!seen.has(file)) {
+      seen.add(file);
+      importedModules(file, seen);
+    }
+  }
+  return [...seen];
+}

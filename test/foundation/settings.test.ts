@@ -23,6 +23,7 @@ describe('settings', () => {
     expect(s.roles).toEqual(['auth', 'config', 'nosql']);
     expect(s.databasePoolSize).toBe(10);
     expect(s.databaseConnectTimeoutMs).toBe(10_000);
+    expect(s.tokenPurgeIntervalMs).toBe(600_000);
     expect(s.clusters.local).toEqual({
       liveNosql: 'http://127.0.0.1:8080/live',
       previewNosql: 'http://127.0.0.1:8080/preview',
@@ -84,6 +85,7 @@ describe('settings', () => {
     [{ LOG_FORMAT: 'text' }, 'LOG_FORMAT'],
     [{ LOG_FORMAT: 'JSON' }, 'LOG_FORMAT'],
     [{ PLAYBASE_DATABASE_POOL_SIZE: '0' }, 'PLAYBASE_DATABASE_POOL_SIZE'],
+    [{ PLAYBASE_TOKEN_PURGE_INTERVAL_MS: '0' }, 'PLAYBASE_TOKEN_PURGE_INTERVAL_MS'],
   ])('bad value %j → error naming %s', (env, variable) => {
     const e = failure(env as Record<string, string>);
     expect(e.variable).toBe(variable);

@@ -12,9 +12,6 @@ import {
   sharedPushTokenCache,
 } from './push-types.js';
 
-export const APNS_PRODUCTION_URL = 'https://api.push.apple.com';
-export const APNS_DEVELOPMENT_URL = 'https://api.sandbox.push.apple.com';
-
 // APNs refuses tokens older than 60 minutes and refreshes more often than every 20: renew at 50.
 const PROVIDER_TOKEN_LIFETIME_MS = 50 * 60_000;
 const DEFAULT_TIMEOUT_MS = 10_000;

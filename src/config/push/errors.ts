@@ -1,5 +1,5 @@
 // Errors of the push-notification test senders and of the sealed secrets that hold their credentials.
-import { def } from '../../errors.js';
+import { def, entriesOf } from '../../errors.js';
 
 export const pushErrors = {
   pushNotConfigured: def(
@@ -27,3 +27,6 @@ export const pushErrors = {
     () => 'A stored secret could not be decrypted',
   ),
 };
+
+/** This module's entries of the catalogue (src/error-catalogue.ts). */
+export const pushCatalogue = entriesOf(pushErrors);

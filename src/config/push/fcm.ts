@@ -12,9 +12,7 @@ import {
   sharedPushTokenCache,
 } from './push-types.js';
 
-export const FCM_URL = 'https://fcm.googleapis.com';
-export const FCM_TOKEN_URL = 'https://oauth2.googleapis.com/token';
-export const FCM_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
+const FCM_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
 const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 const ASSERTION_LIFETIME_S = 3600;
@@ -90,7 +88,7 @@ export async function sendFcm(options: FcmSendOptions): Promise<PushSummary> {
 }
 
 /** The v1 message: FCM data values must be strings, so non-string custom values travel as JSON text. */
-export function buildFcmMessage(deviceToken: string, payload: PushPayload): Record<string, unknown> {
+function buildFcmMessage(deviceToken: string, payload: PushPayload): Record<string, unknown> {
   const data: Record<string, string> = {};
   for (const [key, value] of Object.entries(payload.customJson ?? {})) {
     data[key] = typeof value === 'string' ? value : JSON.stringify(value);

@@ -2,13 +2,13 @@
 import { Type } from 'typebox';
 import type { ErrorDetail } from '../../errors.js';
 import { errors } from '../../errors.js';
-import { APNS_DEVELOPMENT_URL, APNS_PRODUCTION_URL, sendApns } from './apns.js';
+import { sendApns } from './apns.js';
 import type { PushCredentials } from './credentials.js';
 import { pushErrors } from './errors.js';
-import { FCM_TOKEN_URL, FCM_URL, sendFcm } from './fcm.js';
+import { sendFcm } from './fcm.js';
 import { isObject, type PushPayload, type PushSummary, type PushTokenCache } from './push-types.js';
 
-export const pushProviders = ['apple/development', 'apple/production', 'google'] as const;
+const pushProviders = ['apple/development', 'apple/production', 'google'] as const;
 export type PushProvider = (typeof pushProviders)[number];
 
 export interface PushSettings {
@@ -21,13 +21,6 @@ export interface PushSettings {
   /** Bound on each provider exchange; 10 s when absent. */
   timeoutMs?: number | undefined;
 }
-
-export const defaultPushSettings: PushSettings = {
-  apnsProductionUrl: APNS_PRODUCTION_URL,
-  apnsDevelopmentUrl: APNS_DEVELOPMENT_URL,
-  fcmUrl: FCM_URL,
-  fcmTokenUrl: FCM_TOKEN_URL,
-};
 
 export interface PushTestRequest extends PushPayload {
   pushId: string;
@@ -135,12 +128,12 @@ export async function sendTestPush(input: SendTestPushInput): Promise<PushTestAn
   return { summaries: [summary] };
 }
 
-export function isPushProvider(value: string): value is PushProvider {
+function isPushProvider(value: string): value is PushProvider {
   return (pushProviders as readonly string[]).includes(value);
 }
 
 /** Checks the body; empty or null texts count as absent, customJson may be an object or its JSON text. */
-export function parsePushTestBody(body: unknown): PushTestRequest {
+function parsePushTestBody(body: unknown): PushTestRequest {
   if (!isObject(body))
     throw errors.validation('The body must be a JSON object', [{ message: 'expected an object' }]);
   const details: ErrorDetail[] = [];

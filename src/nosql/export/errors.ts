@@ -1,5 +1,5 @@
 // Errors of the export store and its download links; they join the one catalogue in src/errors.ts.
-import { def } from '../../errors.js';
+import { def, entriesOf } from '../../errors.js';
 
 export const exportErrors = {
   linkExpired: def(
@@ -21,3 +21,6 @@ export const exportErrors = {
     (file: string) => `Export file ${file} not found`,
   ),
 };
+
+/** This module's entries of the catalogue (src/error-catalogue.ts). */
+export const exportCatalogue = entriesOf(exportErrors);

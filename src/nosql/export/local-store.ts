@@ -77,7 +77,7 @@ export function verifyDownload(params: DownloadParams, key: Uint8Array, now: num
 }
 
 /** Response headers for serving an export file. */
-export function buildDownloadHeaders(file: string, bytes: number): Record<string, string> {
+function buildDownloadHeaders(file: string, bytes: number): Record<string, string> {
   return {
     'content-type': 'application/gzip',
     'content-length': String(bytes),

@@ -44,7 +44,7 @@ const MAX_PRESIGN_SECONDS = 7 * 24 * 60 * 60;
 const DELETE_BATCH = 1000;
 
 /** Loads the AWS SDK on demand, so the embedded default runs without it. */
-export async function loadS3Sdk(): Promise<{ sdk: S3Sdk; presigner: Presigner }> {
+async function loadS3Sdk(): Promise<{ sdk: S3Sdk; presigner: Presigner }> {
   try {
     const [sdk, presigner] = await Promise.all([
       import('@aws-sdk/client-s3'),

@@ -1,5 +1,5 @@
 // Errors of the mongo and data imports; they join the one catalogue in src/errors.ts.
-import { def, PlaybaseError } from '../../errors.js';
+import { def, entriesOf, PlaybaseError } from '../../errors.js';
 
 const badRecord = def(
   'IMPORT_BAD_RECORD',
@@ -48,3 +48,6 @@ export const importErrors = {
     (game: string, stage: string) => `An import into ${game} (${stage}) is already running`,
   ),
 };
+
+/** This module's entries of the catalogue (src/error-catalogue.ts). */
+export const importCatalogue = entriesOf(badRecord, conflict, importErrors);

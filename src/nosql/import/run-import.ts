@@ -39,7 +39,7 @@ export interface RunOptions {
 const BATCH_RECORDS = 1000;
 const BATCH_BYTES = 4 * 1024 * 1024;
 /** Distinct collections (or data types) one import may name; the answer lists each one. */
-export const MAX_GROUPS = 10_000;
+const MAX_GROUPS = 10_000;
 
 /** SQLSTATE classes a record's content can cause (data exceptions, constraint violations, program limits). */
 const isRecordSqlError = (e: unknown) =>
