@@ -8,7 +8,7 @@ import cliProgress from 'cli-progress';
 import type { CliIo } from './io.js';
 
 /** A bar on stderr counting bytes, or nothing when no person watches. */
-function byteBar(io: CliIo, show: boolean, total: number, label: string) {
+export function byteBar(io: CliIo, show: boolean, total: number, label: string) {
   if (!show || !io.stderr.isTTY) return { update: (_bytes: number) => {}, stop: () => {} };
   const bar = new cliProgress.SingleBar(
     {
