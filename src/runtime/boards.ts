@@ -1,6 +1,7 @@
 // Boards: a leaderboard or partition for one reset period and ranking definition, made on first use.
 import type pg from 'pg';
-import { type Db, type GameStage, OID_KEY_SQL } from './doc-store.js';
+import { removeReplacedBoards } from '../store/runtime-documents.js';
+import type { Db, GameStage } from './doc-store.js';
 import { periodStart } from './periods.js';
 import { createFirstBucket } from './rank-buckets.js';
 import type { LeaderboardPlan } from './runtime-config.js';
@@ -69,28 +70,6 @@ export async function findBoard(
 }
 
 /**
- * Deletes the boards the new one replaces (older periods, older definitions), mirror documents first. A server
- * whose clock or configuration lags a moment may make an older board: it replaces nothing newer.
- */
-async function removeReplaced(
-  client: pg.PoolClient,
-  gs: GameStage,
-  lb: LeaderboardPlan,
-  made: { boardId: string; code: string; period: number },
-): Promise<void> {
-  const older = `b.game_id = $1 AND b.stage = $2 AND b.leaderboard = $3 AND b.partition = $4 AND b.board_id <> $5
-    AND (b.period_start < $6 OR (b.period_start = $6 AND b.config_seq < $7))`;
-  const params = [gs.game, gs.stage, lb.shortCode, made.code, made.boardId, made.period, lb.configSeq];
-  await client.query(
-    `DELETE FROM nosql_documents WHERE game_id = $1 AND stage = $2 AND collection = $8 AND id IN (
-       SELECT ${OID_KEY_SQL('e.doc_id')} FROM runtime_boards b JOIN runtime_entries e ON e.board_id = b.board_id
-       WHERE ${older})`,
-    [...params, lb.collection],
-  );
-  await client.query(`DELETE FROM runtime_boards b WHERE ${older}`, params);
-}
-
-/**
  * Makes the board a writer posts to (the caller found none). The transaction that makes it removes the boards it
  * replaces with their entries and mirror documents: that is the reset.
  */
@@ -115,10 +94,15 @@ export async function openBoard(
     return again.boardId;
   }
   await createFirstBucket(client, made);
-  await removeReplaced(client, gs, lb, {
+  // The boards the new one replaces (older periods, older definitions) go, mirror documents first. A server
+  // whose clock or configuration lags a moment may make an older board: it replaces nothing newer.
+  await removeReplacedBoards(client, gs, {
+    leaderboard: lb.shortCode,
+    partition: partition.code,
     boardId: made,
-    code: partition.code,
     period: periodStart(lb.reset, nowMs),
+    configSeq: lb.configSeq,
+    collection: lb.collection,
   });
   return made;
 }

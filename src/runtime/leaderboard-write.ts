@@ -1,15 +1,7 @@
 // Posting an event to a leaderboard: the player's entry on each board it feeds, its mirror document, its bucket.
 import type pg from 'pg';
-import {
-  type Doc,
-  fromStored,
-  idKey,
-  ObjectId,
-  setField,
-  storedText,
-  toStored,
-  type Value,
-} from '../query/values.js';
+import { type Doc, fromStored, ObjectId, setField, toStored, type Value } from '../query/values.js';
+import { writeEntryWithMirror } from '../store/runtime-documents.js';
 import {
   BOARD_WHERE,
   boardParams,
@@ -90,23 +82,8 @@ function valuesOf(row: EntryRow): unknown[] {
   return row.vals.map((v) => (v === null ? undefined : fromStored(v)));
 }
 
-// The entry and its mirror document in one statement; on a new entry the mirror is written only if the entry
-// was (a concurrent first post of the same player wins the insert, and this one reads its entry and retries).
-const WRITE_ENTRY = (insert: boolean) => `
-  WITH e AS (
-    ${
-      insert
-        ? `INSERT INTO runtime_entries (board_id, player_id, ord, vals, when_ms, user_name, doc_id)
-           VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7) ON CONFLICT (board_id, player_id) DO NOTHING`
-        : `UPDATE runtime_entries SET ord = $3, vals = $4::jsonb, when_ms = $5, user_name = $6
-           WHERE board_id = $1 AND player_id = $2 AND doc_id = $7`
-    } RETURNING 1)
-  INSERT INTO nosql_documents (game_id, stage, collection, id, doc)
-  SELECT $8, $9, $10, $11, $12::jsonb FROM e
-  ON CONFLICT (game_id, stage, collection, id) DO UPDATE SET doc = EXCLUDED.doc`;
-
 /** Writes the entry; false when a concurrent first post made it first. */
-async function writeEntry(
+function writeEntry(
   client: pg.PoolClient,
   gs: GameStage,
   lb: LeaderboardPlan,
@@ -116,25 +93,8 @@ async function writeEntry(
 ): Promise<boolean> {
   const vals = JSON.stringify(entry.values.map((v) => (v === undefined ? null : toStored(v as Value))));
   const doc = mirrorDoc(lb, partition, poster, entry);
-  const { rowCount } = await client.query({
-    name: entry.insert ? 'runtime-entry-insert' : 'runtime-entry-update',
-    text: WRITE_ENTRY(entry.insert),
-    values: [
-      entry.boardId,
-      poster.playerId,
-      entry.ord,
-      vals,
-      entry.whenMs,
-      poster.userName,
-      entry.docId,
-      gs.game,
-      gs.stage,
-      lb.collection,
-      idKey(doc._id as Value),
-      storedText(doc),
-    ],
-  });
-  return rowCount === 1;
+  const stored = { ...entry, vals, playerId: poster.playerId, userName: poster.userName };
+  return writeEntryWithMirror(client, gs, stored, { collection: lb.collection, doc });
 }
 
 /** What a post did: entries written (created or changed), and the rank bucket changes to apply. */

@@ -2,8 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { decoyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
-import { type Doc, fromStored, ObjectId } from '../query/values.js';
+import { type Doc, ObjectId } from '../query/values.js';
 import { withTransaction } from '../store/db.js';
+import { findByUserName as findDocByUserName } from '../store/runtime-documents.js';
 import { type Db, type GameStage, idText, insertDoc, playerKey, readDoc } from './doc-store.js';
 
 export const PLAYER_COLLECTION = 'player';
@@ -61,14 +62,8 @@ export async function findPlayer(db: Db, gs: GameStage, playerId: string): Promi
 }
 
 async function findByUserName(db: Db, gs: GameStage, userName: string): Promise<Player | undefined> {
-  const { rows } = await db.query<{ doc: unknown }>(
-    `SELECT doc FROM nosql_documents
-     WHERE game_id = $1 AND stage = $2 AND collection = 'player' AND doc ->> 'userName' = $3 ORDER BY id LIMIT 1`,
-    [gs.game, gs.stage, userName],
-  );
-  if (!rows[0]) return undefined;
-  const doc = fromStored(rows[0].doc) as Doc;
-  return { id: idText(doc._id), doc };
+  const doc = await findDocByUserName(db, gs, PLAYER_COLLECTION, userName);
+  return doc ? { id: idText(doc._id), doc } : undefined;
 }
 
 /** Serializes work on one name (or device) of one game and stage until the transaction ends. */
