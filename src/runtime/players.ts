@@ -5,6 +5,7 @@ import { decoyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
 import { type Doc, ObjectId } from '../query/values.js';
 import { withTransaction } from '../store/db.js';
 import { findByUserName as findDocByUserName } from '../store/runtime-documents.js';
+import { devicePlayer, lockName, recordDevice } from '../store/runtime-players.js';
 import { type Db, type GameStage, idText, insertDoc, playerKey, readDoc } from './doc-store.js';
 
 export const PLAYER_COLLECTION = 'player';
@@ -66,13 +67,6 @@ async function findByUserName(db: Db, gs: GameStage, userName: string): Promise<
   return doc ? { id: idText(doc._id), doc } : undefined;
 }
 
-/** Serializes work on one name (or device) of one game and stage until the transaction ends. */
-async function lockName(client: pg.PoolClient, gs: GameStage, kind: string, name: string): Promise<void> {
-  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-    `playbase-runtime:${kind}:${gs.game}:${gs.stage}:${name}`,
-  ]);
-}
-
 /** A new player with a user name; undefined when the name is taken in this game and stage. */
 export async function registerPlayer(
   pool: pg.Pool,
@@ -111,22 +105,15 @@ export async function deviceLogin(
 ): Promise<{ player: Player; newPlayer: boolean }> {
   return withTransaction(pool, async (client) => {
     await lockName(client, gs, 'device', deviceId);
-    const { rows } = await client.query<{ player_id: string }>(
-      'SELECT player_id FROM runtime_devices WHERE game_id = $1 AND stage = $2 AND device_id = $3',
-      [gs.game, gs.stage, deviceId],
-    );
-    const known = rows[0] ? await findPlayer(client, gs, rows[0].player_id) : undefined;
+    const playerId = await devicePlayer(client, gs, deviceId);
+    const known = playerId === undefined ? undefined : await findPlayer(client, gs, playerId);
     if (known) return { player: known, newPlayer: false };
     const player = await insertPlayer(
       client,
       gs,
       newPlayerDoc({ userName: null, displayName, password: null }, nowMs),
     );
-    await client.query(
-      `INSERT INTO runtime_devices (game_id, stage, device_id, player_id) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (game_id, stage, device_id) DO UPDATE SET player_id = EXCLUDED.player_id`,
-      [gs.game, gs.stage, deviceId, player.id],
-    );
+    await recordDevice(client, gs, deviceId, player.id);
     return { player, newPlayer: true };
   });
 }
