@@ -1,9 +1,9 @@
 // Boards: a leaderboard or partition for one reset period and ranking definition, made on first use.
 import type pg from 'pg';
+import { createFirstBucket } from '../store/rank-buckets.js';
 import { removeReplacedBoards } from '../store/runtime-documents.js';
 import type { Db, GameStage } from './doc-store.js';
 import { periodStart } from './periods.js';
-import { createFirstBucket } from './rank-buckets.js';
 import type { LeaderboardPlan } from './runtime-config.js';
 
 export interface Partition {

@@ -5,11 +5,11 @@
 // in, as the writer that made it chose; its rank buckets are counted afresh once the import has written them all.
 import type pg from 'pg';
 import { type Doc, ObjectId, toStored, type Value } from '../query/values.js';
+import { createFirstBucket, SPLIT_AT } from '../store/rank-buckets.js';
 import { BOARD_WHERE, boardParams, boardShortCode, type Partition, partitionOf, WHOLE } from './boards.js';
 import type { GameStage } from './doc-store.js';
 import { entryOrder, valuesKey } from './ordering.js';
 import { periodStart } from './periods.js';
-import { createFirstBucket, SPLIT_AT } from './rank-buckets.js';
 import type { LeaderboardPlan } from './runtime-config.js';
 
 export interface MirrorRecord {

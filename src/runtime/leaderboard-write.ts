@@ -1,6 +1,7 @@
 // Posting an event to a leaderboard: the player's entry on each board it feeds, its mirror document, its bucket.
 import type pg from 'pg';
 import { type Doc, fromStored, ObjectId, setField, toStored, type Value } from '../query/values.js';
+import type { BucketChange } from '../store/rank-buckets.js';
 import { writeEntryWithMirror } from '../store/runtime-documents.js';
 import {
   BOARD_WHERE,
@@ -15,7 +16,6 @@ import { collect } from './collectors.js';
 import type { GameStage } from './doc-store.js';
 import type { AttributeValues } from './event-attributes.js';
 import { entryOrder, valuesKey } from './ordering.js';
-import type { BucketChange } from './rank-buckets.js';
 import type { LeaderboardPlan } from './runtime-config.js';
 
 export interface Poster {
