@@ -2,16 +2,9 @@
 import type pg from 'pg';
 import { type Doc, fromStored, ObjectId, setField, toStored, type Value } from '../query/values.js';
 import type { BucketChange } from '../store/rank-buckets.js';
+import { type EntryRow, lockBoardEntry } from '../store/runtime-boards.js';
 import { writeEntryWithMirror } from '../store/runtime-documents.js';
-import {
-  BOARD_WHERE,
-  boardParams,
-  boardShortCode,
-  openBoard,
-  type Partition,
-  partitionOf,
-  WHOLE,
-} from './boards.js';
+import { boardKey, boardShortCode, openBoard, type Partition, partitionOf, WHOLE } from './boards.js';
 import { collect } from './collectors.js';
 import type { GameStage } from './doc-store.js';
 import type { AttributeValues } from './event-attributes.js';
@@ -24,13 +17,6 @@ export interface Poster {
   event: string;
   values: AttributeValues;
   nowMs: number;
-}
-
-interface EntryRow {
-  ord: Buffer;
-  vals: unknown[];
-  when_ms: string;
-  doc_id: string;
 }
 
 /** The entry's mirror in <shortCode>-leaderboard; without rank, which moves with every other entry's change. */
@@ -54,27 +40,6 @@ function mirrorDoc(
   });
   doc.when = new Date(entry.whenMs);
   return doc;
-}
-
-/** The board (undefined: not made yet) and the player's entry on it, locked, in one statement. */
-async function lockBoardEntry(
-  client: pg.PoolClient,
-  gs: GameStage,
-  lb: LeaderboardPlan,
-  partition: Partition,
-  poster: Poster,
-): Promise<{ boardId: string; entry: EntryRow | undefined } | undefined> {
-  const { rows } = await client.query<{ board_id: string } & { [K in keyof EntryRow]: EntryRow[K] | null }>({
-    name: 'runtime-board-entry-lock',
-    text: `SELECT b.board_id, e.ord, e.vals, e.when_ms, e.doc_id FROM runtime_boards b
-     LEFT JOIN LATERAL (SELECT ord, vals, when_ms, doc_id FROM runtime_entries x
-                        WHERE x.board_id = b.board_id AND x.player_id = $7 FOR UPDATE) e ON true
-     WHERE ${BOARD_WHERE}`,
-    values: [...boardParams(gs, lb, partition.code, poster.nowMs), poster.playerId],
-  });
-  const row = rows[0];
-  if (!row) return undefined;
-  return { boardId: row.board_id, entry: row.ord === null ? undefined : (row as unknown as EntryRow) };
 }
 
 /** Stored entry values back in memory; null in the JSON array means "no value". */
@@ -111,7 +76,8 @@ async function postToBoard(
   poster: Poster,
 ): Promise<PostResult> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const found = await lockBoardEntry(client, gs, lb, partition, poster);
+    const key = boardKey(lb, partition.code, poster.nowMs);
+    const found = await lockBoardEntry(client, gs, key, poster.playerId);
     const boardId = found?.boardId ?? (await openBoard(client, gs, lb, partition, poster.nowMs));
     const row = found?.entry;
     const result = collect(
