@@ -1,9 +1,9 @@
 // The database-bound limit of Q1: node:http and a pg pool running Q1's exact SQL, with no Playbase layer.
 // Env: PORT; DATABASE_URL (PostgreSQL) or PLAYBASE_DATA_DIR (PGlite); BENCH_GAME (the game's apiKey).
 import { createServer } from 'node:http';
-import { compileWhere, selectSql } from '../src/nosql/read.js';
 import { parseFilter } from '../src/query/filter.js';
 import { openStore } from '../src/store/db.js';
+import { compileWhere, selectSql } from '../src/store/document-reads.js';
 
 const store = await openStore({
   databaseUrl: process.env.DATABASE_URL || undefined,

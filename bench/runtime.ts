@@ -5,9 +5,9 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { entriesAround } from '../src/runtime/leaderboard-read.js';
 import { entryOrder, valuesKey } from '../src/runtime/ordering.js';
 import type { LeaderboardField } from '../src/runtime/runtime-config.js';
+import { entriesAround } from '../src/store/leaderboard-reads.js';
 import { freePort, type Running, sharedPostgres, spawnPlaybase, waitReady } from '../test/processes.js';
 import { writeResults } from './lib.js';
 

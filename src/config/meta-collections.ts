@@ -2,9 +2,16 @@
 import type pg from 'pg';
 import { createIndex, type DdlOptions, dropIndex } from '../nosql/indexes.js';
 import { parseFieldPath } from '../query/field-path.js';
-import type { Db } from './audit.js';
+import { metaCollectionNames, replaceMetaCollections } from '../store/collections.js';
+import {
+  hasDocumentTable as hasDocuments,
+  readMetaDocuments,
+  replaceMetaDocuments,
+} from '../store/documents.js';
+import { metaIndexRows } from '../store/indexes.js';
+import type { Db, Stage } from '../store/scope.js';
 
-export type Stage = 'live' | 'preview';
+export type { Stage };
 
 export interface MetaIndex {
   collection: string;
@@ -17,12 +24,12 @@ export interface MetaIndex {
 /** Everything of a stage's meta collections: the collections made, their documents (whole rows), their indexes. */
 export interface MetaContent {
   collections: string[];
-  /** Rows of nosql_documents without game and stage, so the copy keeps the stored form exactly. */
+  /** Whole stored rows without game and stage, so the copy keeps the stored form exactly. */
   documents: Record<string, unknown>[];
   indexes: MetaIndex[];
 }
 
-const EMPTY_META: MetaContent = { collections: [], documents: [], indexes: [] };
+export const EMPTY_META: MetaContent = { collections: [], documents: [], indexes: [] };
 
 /** Reads what a snapshot stored; an older or empty value counts as no meta collections. */
 export function asMeta(value: unknown): MetaContent {
@@ -46,38 +53,16 @@ export function describeMeta(value: unknown): { collection: string; documents: n
  * Whether this database holds the runtime documents. In the all-in-one process it does; a config server whose
  * nosql role keeps its own database cannot reach them, and snapshots then hold the configuration alone.
  */
-async function hasDocumentTable(db: Db): Promise<boolean> {
-  const { rows } = await db.query<{ ok: boolean }>("SELECT to_regclass('nosql_documents') IS NOT NULL AS ok");
-  return rows[0]?.ok === true;
-}
+export const hasDocumentTable = (db: Db): Promise<boolean> => hasDocuments(db);
 
 export async function readMeta(db: Db, apiKey: string, stage: Stage): Promise<MetaContent> {
   if (!(await hasDocumentTable(db))) return EMPTY_META;
-  const collections = await db.query<{ collection: string }>(
-    `SELECT collection FROM nosql_collections WHERE game_id = $1 AND stage = $2 AND kind = 'meta'
-     ORDER BY collection`,
-    [apiKey, stage],
-  );
-  const documents = await db.query<{ row: Record<string, unknown> }>(
-    `SELECT to_jsonb(d) - 'game_id' - 'stage' AS row FROM nosql_documents d
-     WHERE d.game_id = $1 AND d.stage = $2 AND starts_with(d.collection, 'meta.')
-     ORDER BY d.collection, d.id`,
-    [apiKey, stage],
-  );
+  const scope = { game: apiKey, stage };
   return {
-    collections: collections.rows.map((r) => r.collection),
-    documents: documents.rows.map((r) => r.row),
-    indexes: await readMetaIndexes(db, apiKey, stage),
+    collections: await metaCollectionNames(db, scope),
+    documents: await readMetaDocuments(db, scope),
+    indexes: await metaIndexRows(db, scope),
   };
-}
-
-async function readMetaIndexes(db: Db, apiKey: string, stage: Stage): Promise<MetaIndex[]> {
-  const { rows } = await db.query<MetaIndex>(
-    `SELECT collection, name, keys, "unique" FROM nosql_indexes
-     WHERE game_id = $1 AND stage = $2 AND starts_with(collection, 'meta.') ORDER BY collection, created_at, name`,
-    [apiKey, stage],
-  );
-  return rows;
 }
 
 /**
@@ -92,27 +77,9 @@ export async function replaceMeta(
   at: number,
 ): Promise<void> {
   if (!(await hasDocumentTable(client))) return;
-  const scope = [apiKey, stage];
-  await client.query(
-    `DELETE FROM nosql_documents WHERE game_id = $1 AND stage = $2 AND starts_with(collection, 'meta.')`,
-    scope,
-  );
-  await client.query(
-    `DELETE FROM nosql_collections WHERE game_id = $1 AND stage = $2 AND kind = 'meta'`,
-    scope,
-  );
-  for (const collection of meta.collections) {
-    await client.query(
-      `INSERT INTO nosql_collections (game_id, stage, collection, kind, created_at) VALUES ($1, $2, $3, 'meta', $4)`,
-      [apiKey, stage, collection, new Date(at)],
-    );
-  }
-  if (meta.documents.length === 0) return;
-  const rows = meta.documents.map((r) => ({ ...r, game_id: apiKey, stage }));
-  await client.query(
-    `INSERT INTO nosql_documents SELECT * FROM jsonb_populate_recordset(NULL::nosql_documents, $1::jsonb)`,
-    [JSON.stringify(rows)],
-  );
+  const scope = { game: apiKey, stage };
+  await replaceMetaCollections(client, scope, meta.collections, new Date(at));
+  await replaceMetaDocuments(client, scope, meta.documents);
 }
 
 const indexKey = (i: MetaIndex) => JSON.stringify([i.collection, i.name, i.keys, i.unique]);
@@ -126,7 +93,7 @@ export async function syncMetaIndexes(
   ddl: DdlOptions,
 ): Promise<void> {
   if (!(await hasDocumentTable(pool))) return;
-  const present = await readMetaIndexes(pool, apiKey, stage);
+  const present = await metaIndexRows(pool, { game: apiKey, stage });
   const want = new Set(wanted.map(indexKey));
   const have = new Set(present.map(indexKey));
   for (const index of present.filter((i) => !want.has(indexKey(i)))) {

@@ -4,7 +4,7 @@ import { type PipelineStage, runPipeline, splitPushdown } from '../query/aggrega
 import { parseFilter } from '../query/filter.js';
 import { parseSort } from '../query/sort.js';
 import type { Doc } from '../query/values.js';
-import { type ReadPlan, readBatches } from './read.js';
+import { type ReadPlan, readBatches } from '../store/document-reads.js';
 import type { Db, Scope } from './scope.js';
 
 const OUTPUT_BATCH = 200;

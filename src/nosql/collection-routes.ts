@@ -2,7 +2,6 @@
 import { Type } from 'typebox';
 import type { App } from '../http/app.js';
 import { documented, listOf } from '../http/openapi.js';
-import { createCollection, dropCollection, listCollections } from './collections.js';
 import { CollectionStatsAnswer, DatabaseStatsAnswer } from './route-schemas.js';
 import type { NosqlEnv } from './route-support.js';
 import {
@@ -15,11 +14,9 @@ import {
   NOSQL_BODY_LIMIT,
   opId,
   READ,
-  run,
   tags,
 } from './route-support.js';
 import { makeScope } from './scope.js';
-import { collectionStats, databaseStats } from './stats.js';
 
 const Entry = Type.Object(
   { name: Type.String(), optionGroup: Type.String(), actions: Type.Array(Type.String()) },
@@ -42,8 +39,7 @@ export function registerCollectionRoutes(app: App, env: NosqlEnv): void {
         response: { 200: listOf(Entry) },
       },
     },
-    async (request) =>
-      run(env, undefined, () => listCollections(env.pool, gameScope(env, request), env.configured)),
+    async (request) => env.core.listCollections(gameScope(env, request)),
   );
 
   app.get(
@@ -58,13 +54,7 @@ export function registerCollectionRoutes(app: App, env: NosqlEnv): void {
         response: { 200: DatabaseStatsAnswer },
       },
     },
-    async (request) => {
-      const scope = gameScope(env, request);
-      return run(env, undefined, async () => {
-        const listed = await listCollections(env.pool, scope, env.configured);
-        return databaseStats(env.pool, scope, listed.length);
-      });
-    },
+    async (request) => env.core.databaseStats(gameScope(env, request)),
   );
 
   app.get(
@@ -81,7 +71,7 @@ export function registerCollectionRoutes(app: App, env: NosqlEnv): void {
     },
     async (request) => {
       const { scope } = await collectionFor(env, request, 'STATS');
-      return run(env, scope, () => collectionStats(env.pool, scope));
+      return env.core.collectionStats(scope);
     },
   );
 
@@ -99,7 +89,7 @@ export function registerCollectionRoutes(app: App, env: NosqlEnv): void {
     },
     async (request) => {
       const { scope, collection: found } = await collectionFor(env, request, 'DROP');
-      await run(env, scope, () => dropCollection(env.pool, scope, found.optionGroup, env.ddl));
+      await env.core.dropCollection(scope, found);
       return { message: 'OK' };
     },
   );
@@ -125,7 +115,7 @@ export function registerCollectionRoutes(app: App, env: NosqlEnv): void {
       async (request) => {
         const { gameApiKey, collectionName } = request.params;
         const scope = makeScope(gameApiKey, env.stage, collectionName);
-        await run(env, scope, () => createCollection(env.pool, scope, collectionName, kind, env.ctx.clock()));
+        await env.core.createCollection(scope, kind);
         return { message: 'OK' };
       },
     );

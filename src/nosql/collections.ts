@@ -1,13 +1,18 @@
 // Which collections a game has in a stage, the group and allowed actions of each, and meta/runtime creation.
 import type pg from 'pg';
 import { loadStageConfig } from '../config/stages.js';
+import {
+  createdCollections,
+  createdKind,
+  forgetCollection,
+  recordCollections,
+} from '../store/collections.js';
 import { withTransaction } from '../store/db.js';
-import { removeAll } from './documents.js';
+import { removeAll } from '../store/documents.js';
 import { nosqlErrors } from './errors.js';
 import { type DdlOptions, dropPgIndex, forgetIndexes } from './indexes.js';
 import type { Db, GameScope, Scope, Stage } from './scope.js';
 import { checkCollectionName } from './scope.js';
-import { query } from './sql.js';
 
 export type Action =
   | 'FIND'
@@ -90,12 +95,7 @@ export async function resolveCollection(
   const name = scope.collection;
   if ((SYSTEM_COLLECTIONS as readonly string[]).includes(name)) return entry(name, 'System', scope.stage);
   if (name.startsWith(RUNTIME_PREFIX) || name.startsWith(META_PREFIX)) {
-    const { rows } = await query<{ kind: string }>(
-      db,
-      'SELECT kind FROM nosql_collections WHERE game_id = $1 AND stage = $2 AND collection = $3',
-      [scope.game, scope.stage, name],
-    );
-    const kind = rows[0]?.kind;
+    const kind = await createdKind(db, scope);
     if (kind === 'runtime') return entry(name, 'Runtime', scope.stage);
     if (kind === 'meta') return entry(name, 'Meta', scope.stage);
     throw nosqlErrors.collectionNotFound(name);
@@ -125,11 +125,7 @@ export async function listCollections(
   configured: ConfiguredCollections,
 ): Promise<CollectionEntry[]> {
   const config = await configured(db, scope);
-  const { rows } = await query<{ collection: string; kind: string }>(
-    db,
-    'SELECT collection, kind FROM nosql_collections WHERE game_id = $1 AND stage = $2 ORDER BY collection',
-    [scope.game, scope.stage],
-  );
+  const rows = await createdCollections(db, scope);
   const sorted = (names: string[]) => [...new Set(names)].sort();
   return [
     ...SYSTEM_COLLECTIONS.map((n) => entry(n, 'System', scope.stage)),
@@ -158,12 +154,7 @@ export async function createCollection(
 ): Promise<string> {
   const full = prefixedName(name, kind === 'meta' ? META_PREFIX : RUNTIME_PREFIX);
   if (kind === 'meta' && scope.stage === 'live') throw nosqlErrors.metaReadOnlyInLive('CREATE', full);
-  await query(
-    db,
-    `INSERT INTO nosql_collections (game_id, stage, collection, kind, created_at) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (game_id, stage, collection) DO NOTHING`,
-    [scope.game, scope.stage, full, kind, new Date(nowMs)],
-  );
+  await recordCollections(db, scope, new Map([[full, kind]]), new Date(nowMs));
   return full;
 }
 
@@ -181,10 +172,7 @@ export async function dropCollection(
     const removed = await removeAll(client, scope);
     const pgNames = await forgetIndexes(client, scope);
     if (group === 'Runtime' || group === 'Meta') {
-      await client.query(
-        'DELETE FROM nosql_collections WHERE game_id = $1 AND stage = $2 AND collection = $3',
-        [scope.game, scope.stage, scope.collection],
-      );
+      await forgetCollection(client, scope);
     }
     return { removed, pgNames };
   });

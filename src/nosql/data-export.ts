@@ -1,23 +1,14 @@
 // The lines of a data-service export: every live item of a game's stage, all types, read from one snapshot.
 import type pg from 'pg';
+import { type ExportItemRow, readStageItems } from '../store/data-items.js';
 import { storedToCanonical } from './canonical-json.js';
 import type { DataItemLine } from './export/ndjson-writer.js';
 import type { Stage } from './scope.js';
-import { readSnapshot } from './snapshot-cursor.js';
-
-interface ItemRow {
-  type: string;
-  item_id: string;
-  data: unknown;
-  version: string;
-  expires_at: Date | null;
-  updated_at: Date;
-}
 
 const date = (d: Date) => ({ $date: { $numberLong: String(d.getTime()) } });
 
 /** One line, every value canonical extended JSON: `{type, id, data, version, expiresAt, updatedAt}`. */
-function toDataLine(row: ItemRow): DataItemLine {
+export function toDataLine(row: ExportItemRow): DataItemLine {
   return {
     type: row.type,
     id: row.item_id,
@@ -39,13 +30,7 @@ export async function* readDataItemLines(
   now: number,
   batchSize?: number,
 ): AsyncGenerator<DataItemLine> {
-  const rows = readSnapshot<ItemRow>(
-    pool,
-    `SELECT type, item_id, data, version, expires_at, updated_at FROM data_items
-     WHERE game_id = $1 AND stage = $2 AND (expires_at IS NULL OR expires_at > $3) ORDER BY type, item_id`,
-    [game, stage, new Date(now)],
-    batchSize,
-  );
+  const rows = readStageItems(pool, { game, stage }, now, batchSize);
   for await (const batch of rows) {
     for (const row of batch) yield toDataLine(row);
   }

@@ -6,21 +6,11 @@ import type { App } from '../http/app.js';
 import type { AuthRequirement } from '../http/authenticate.js';
 import { documented } from '../http/openapi.js';
 import { fromWire, isDoc, toWire } from '../query/values.js';
+import { type DataCore, makeDataCore } from './data-core.js';
 import { dataErrors } from './data-errors.js';
 import { parseDataQuery } from './data-query.js';
-import {
-  checkIndexedFields,
-  checkItemId,
-  type DataItem,
-  deleteAllItems,
-  deleteItem,
-  getItem,
-  putItem,
-  queryItems,
-  type TypeScope,
-} from './data-service.js';
-import { type DataType, loadDataTypes, requireDataType } from './data-types.js';
-import { withDbErrors } from './db-errors.js';
+import { checkIndexedFields, checkItemId, type DataItem, type TypeScope } from './data-service.js';
+import type { DataType } from './data-types.js';
 import { NOSQL_BODY_LIMIT } from './route-support.js';
 import type { Stage } from './scope.js';
 import { checkNesting } from './wire.js';
@@ -146,8 +136,8 @@ function readData(raw: unknown): DataItem['data'] {
 interface DataEnv {
   ctx: Context;
   stage: Stage;
-  pool: Context['store']['pool'];
-  run<T>(fn: () => Promise<T>): Promise<T>;
+  /** The operations, each with its database errors translated. */
+  core: DataCore;
   /** The request's declared type and its scope; 404 before anything else when the type is not declared. */
   typeOf(request: FastifyRequest): Promise<{ scope: TypeScope; type: DataType }>;
 }
@@ -156,17 +146,14 @@ const BASE = '/restv2/game/:gameApiKey/data';
 const itemId = (request: FastifyRequest) => checkItemId((request.params as { itemId: string }).itemId);
 
 export function registerDataRoutes(app: App, ctx: Context, stage: Stage): void {
-  const pool = ctx.store.pool;
-  const run = <T>(fn: () => Promise<T>) => withDbErrors(pool, undefined, ctx.settings.statementTimeoutMs, fn);
+  const core = makeDataCore(ctx.store.pool, ctx.settings.statementTimeoutMs, ctx.clock);
   const env: DataEnv = {
     ctx,
     stage,
-    pool,
-    run,
-    async typeOf(request) {
+    core,
+    typeOf(request) {
       const p = request.params as { gameApiKey: string; type: string };
-      const type = await run(() => requireDataType(pool, p.gameApiKey, stage, p.type));
-      return { scope: { game: p.gameApiKey, stage, type: type.shortCode }, type };
+      return core.requireType({ game: p.gameApiKey, stage }, p.type);
     },
   };
   registerTypeRoutes(app, env);
@@ -175,7 +162,7 @@ export function registerDataRoutes(app: App, ctx: Context, stage: Stage): void {
 
 /** The type-wide calls: list the declared types, delete all items of one, query one. */
 function registerTypeRoutes(app: App, env: DataEnv): void {
-  const { ctx, stage, pool, run, typeOf } = env;
+  const { stage, core, typeOf } = env;
   const base = BASE;
   app.get(
     `${base}/datatypes`,
@@ -190,7 +177,7 @@ function registerTypeRoutes(app: App, env: DataEnv): void {
       },
     },
     async (request) => {
-      const types = await run(() => loadDataTypes(pool, request.params.gameApiKey, stage));
+      const types = await core.listTypes({ game: request.params.gameApiKey, stage });
       return types.map((t) => ({ shortCode: t.shortCode, name: t.name, fields: t.fields }));
     },
   );
@@ -209,7 +196,7 @@ function registerTypeRoutes(app: App, env: DataEnv): void {
     },
     async (request) => {
       const { scope } = await typeOf(request);
-      return { message: 'SUCCESS', deletedCount: await run(() => deleteAllItems(pool, scope, ctx.clock())) };
+      return { message: 'SUCCESS', deletedCount: await core.deleteAll(scope) };
     },
   );
 
@@ -235,7 +222,7 @@ function registerTypeRoutes(app: App, env: DataEnv): void {
     async (request) => {
       const { scope, type } = await typeOf(request);
       const query = parseDataQuery(request.body, type.shortCode, type.fields);
-      const page = await run(() => queryItems(pool, scope, query, ctx.clock()));
+      const page = await core.query(scope, query);
       return { items: page.items.map(wireItem), nextOffset: page.nextOffset };
     },
   );
@@ -243,7 +230,7 @@ function registerTypeRoutes(app: App, env: DataEnv): void {
 
 /** The calls on one item: get, put, delete. */
 function registerItemRoutes(app: App, env: DataEnv): void {
-  const { ctx, stage, pool, run, typeOf } = env;
+  const { stage, core, typeOf } = env;
   const base = BASE;
   app.get(
     `${base}/:type/:itemId`,
@@ -259,7 +246,7 @@ function registerItemRoutes(app: App, env: DataEnv): void {
     },
     async (request) => {
       const { scope } = await typeOf(request);
-      return wireItem(await run(() => getItem(pool, scope, itemId(request), ctx.clock())));
+      return wireItem(await core.get(scope, itemId(request)));
     },
   );
 
@@ -287,7 +274,7 @@ function registerItemRoutes(app: App, env: DataEnv): void {
         ttlSeconds: request.body.ttl ?? undefined,
         versionCheck: request.body.versionCheck,
       };
-      return wireItem(await run(() => putItem(pool, scope, id, input, ctx.clock())));
+      return wireItem(await core.put(scope, id, input));
     },
   );
 
@@ -307,7 +294,7 @@ function registerItemRoutes(app: App, env: DataEnv): void {
     async (request) => {
       const { scope } = await typeOf(request);
       const id = itemId(request);
-      await run(() => deleteItem(pool, scope, id, ctx.clock(), request.query.versionCheck));
+      await core.delete(scope, id, request.query.versionCheck);
       return { message: 'SUCCESS', deletedCount: 1 };
     },
   );

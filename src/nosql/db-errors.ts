@@ -1,9 +1,9 @@
 // Translates PostgreSQL errors of nosql statements into catalogue errors (409, 400, 503), others pass through.
 import { errors, isPlaybaseError } from '../errors.js';
 import { isConnectionFailure } from '../store/connection-failures.js';
+import { indexNameOf } from '../store/indexes.js';
 import { nosqlErrors } from './errors.js';
 import type { Db, Scope } from './scope.js';
-import { query } from './sql.js';
 
 interface PgError {
   code?: string;
@@ -17,17 +17,6 @@ function pgError(e: unknown): PgError | undefined {
   if (typeof e !== 'object' || e === null || isPlaybaseError(e)) return undefined;
   const code = (e as PgError).code;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? (e as PgError) : undefined;
-}
-
-/** The API name of the index a unique violation names ("_id_" for the primary key). */
-async function indexNameOf(db: Db, scope: Scope, constraint: string | undefined): Promise<string> {
-  if (constraint === undefined || constraint === 'nosql_documents_pkey') return '_id_';
-  const { rows } = await query<{ name: string }>(
-    db,
-    'SELECT name FROM nosql_indexes WHERE game_id = $1 AND stage = $2 AND collection = $3 AND pg_name = $4',
-    [scope.game, scope.stage, scope.collection, constraint],
-  );
-  return rows[0]?.name ?? constraint;
 }
 
 /**

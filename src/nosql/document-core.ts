@@ -9,12 +9,18 @@ import { parseFilter } from '../query/filter.js';
 import { parseFindOptions } from '../query/find-options.js';
 import { applyProjection, parseProjection } from '../query/projection.js';
 import { toWire } from '../query/values.js';
+import {
+  countMatches,
+  explainRead,
+  parseStored,
+  type ReadPlan,
+  readTextBatches,
+} from '../store/document-reads.js';
 import { aggregateDocuments } from './aggregate-documents.js';
 import { type CollectionEntry, requireActions } from './collections.js';
 import { insertDocuments, removeDocuments, saveDocument } from './documents.js';
 import { nosqlErrors } from './errors.js';
 import { indexNamesByPgName } from './indexes.js';
-import { countMatches, explainRead, parseStored, type ReadPlan, readTextBatches } from './read.js';
 import type { Scope } from './scope.js';
 import { updateDocuments } from './update-documents.js';
 import { checkNesting, flag, objectBody, readDocument, wireText, withId } from './wire.js';

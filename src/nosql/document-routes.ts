@@ -16,7 +16,6 @@ import {
   type NosqlEnv,
   opId,
   READ,
-  run,
   tags,
   WRITE,
 } from './route-support.js';
@@ -39,8 +38,8 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
     bodyLimit: NOSQL_BODY_LIMIT,
     schema: { tags, operationId: opId(env, name), summary, params: CollectionParams, body: Type.Unknown() },
   });
-  const { compute, clock } = env.ctx;
-  /** Runs a verb's core where its size says, with database errors translated. */
+  const { clock } = env.ctx;
+  /** Runs a verb's core where its size says (its database errors translated by the core). */
   const core = <N extends 'find' | 'explain' | 'count' | 'insert' | 'save' | 'remove' | 'aggregate'>(
     name: N,
     scope: Scope,
@@ -49,7 +48,7 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
   ) => {
     const input = bodyOf(request.body);
     const op = { scope, body: input.body, now: clock() };
-    return run(env, scope, () => compute.run(name, op as TaskInput<N>, size ?? input.size, env.pool));
+    return env.core.runDocuments(name, op as TaskInput<N>, size ?? input.size);
   };
 
   app.post(
@@ -123,7 +122,7 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
       const { scope, collection } = await collectionFor(env, request, 'UPDATE');
       const input = bodyOf(request.body);
       const op = { scope, collection, body: input.body, now: clock() };
-      return run(env, scope, () => compute.run('update', op, input.size, env.pool));
+      return env.core.runDocuments('update', op, input.size);
     },
   );
 

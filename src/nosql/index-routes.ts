@@ -4,7 +4,7 @@ import type { App } from '../http/app.js';
 import { documented } from '../http/openapi.js';
 import { parseIndexKeys } from '../query/indexes.js';
 import { nosqlErrors } from './errors.js';
-import { checkIndexName, createIndex, dropIndex, listIndexes } from './indexes.js';
+import { checkIndexName } from './indexes.js';
 import { IndexesAnswer, IndexKeys } from './route-schemas.js';
 import {
   ADMIN,
@@ -16,7 +16,6 @@ import {
   type NosqlEnv,
   opId,
   READ,
-  run,
   tags,
 } from './route-support.js';
 import { checkNesting } from './wire.js';
@@ -43,7 +42,7 @@ export function registerIndexRoutes(app: App, env: NosqlEnv): void {
     },
     async (request) => {
       const { scope } = await collectionFor(env, request, 'INDEX');
-      return run(env, scope, () => listIndexes(env.pool, scope));
+      return env.core.listIndexes(scope);
     },
   );
 
@@ -69,7 +68,7 @@ export function registerIndexRoutes(app: App, env: NosqlEnv): void {
       const name = checkIndexName(request.params.indexName);
       checkNesting(request.body);
       const spec = { name, keys: parseIndexKeys(request.body), unique: parseUnique(request.query.unique) };
-      await run(env, scope, () => createIndex(env.pool, scope, spec, env.ddl));
+      await env.core.createIndex(scope, spec);
       return { message: 'OK' };
     },
   );
@@ -88,7 +87,7 @@ export function registerIndexRoutes(app: App, env: NosqlEnv): void {
     },
     async (request) => {
       const { scope } = await collectionFor(env, request, 'INDEX');
-      await run(env, scope, () => dropIndex(env.pool, scope, request.params.indexName, env.ddl));
+      await env.core.dropIndex(scope, request.params.indexName);
       return { message: 'OK' };
     },
   );

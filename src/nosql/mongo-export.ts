@@ -1,9 +1,9 @@
 // The lines of a NoSQL export: every document of a game's stage, one snapshot, with the private fields left out.
 import type pg from 'pg';
+import { readStageDocuments } from '../store/documents.js';
 import { storedToCanonical } from './canonical-json.js';
 import type { CollectionLine } from './export/ndjson-writer.js';
 import type { Stage } from './scope.js';
-import { readSnapshot } from './snapshot-cursor.js';
 
 // Fields that hold a credential: left out of player and externalAuthentication documents, at every depth. Names
 // are compared normalized (lower case, without `_` and `-`), so `access_token`, `Refresh-Token` and
@@ -138,11 +138,6 @@ export function redactStored(collection: string, stored: Record<string, unknown>
   return out;
 }
 
-interface DocumentRow {
-  collection: string;
-  doc: Record<string, unknown>;
-}
-
 /** One export line per document of the game's stage, by collection then _id, read from one snapshot. */
 export async function* readCollectionLines(
   pool: pg.Pool,
@@ -150,12 +145,7 @@ export async function* readCollectionLines(
   stage: Stage,
   batchSize?: number,
 ): AsyncGenerator<CollectionLine> {
-  const rows = readSnapshot<DocumentRow>(
-    pool,
-    'SELECT collection, doc FROM nosql_documents WHERE game_id = $1 AND stage = $2 ORDER BY collection, id',
-    [game, stage],
-    batchSize,
-  );
+  const rows = readStageDocuments(pool, { game, stage }, batchSize);
   for await (const batch of rows) {
     for (const row of batch) {
       yield {

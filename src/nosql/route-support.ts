@@ -5,14 +5,8 @@ import type pg from 'pg';
 import { Type } from 'typebox';
 import type { Context } from '../context.js';
 import type { AuthRequirement } from '../http/authenticate.js';
-import {
-  type Action,
-  type CollectionEntry,
-  type ConfiguredCollections,
-  requireActions,
-  resolveCollection,
-} from './collections.js';
-import { withDbErrors } from './db-errors.js';
+import type { Action, CollectionEntry, ConfiguredCollections } from './collections.js';
+import { makeCore, type NosqlCore } from './core.js';
 import type { DdlOptions } from './indexes.js';
 import { type GameScope, makeScope, type Scope, type Stage } from './scope.js';
 
@@ -24,20 +18,19 @@ export interface NosqlEnv {
   configured: ConfiguredCollections;
   timeoutMs: number;
   ddl: DdlOptions;
+  /** The operations the routes call, each with its database errors translated. */
+  core: NosqlCore;
 }
 
 export const NOSQL_BODY_LIMIT = 4 * 1024 * 1024;
 const INDEX_BUILD_TIMEOUT_MS = 10 * 60 * 1000;
 
 export function makeEnv(ctx: Context, stage: Stage, configured: ConfiguredCollections): NosqlEnv {
-  return {
-    ctx,
-    stage,
-    pool: ctx.store.pool,
-    configured,
-    timeoutMs: ctx.settings.statementTimeoutMs,
-    ddl: { concurrently: ctx.store.kind === 'postgres', buildTimeoutMs: INDEX_BUILD_TIMEOUT_MS },
-  };
+  const pool = ctx.store.pool;
+  const timeoutMs = ctx.settings.statementTimeoutMs;
+  const ddl = { concurrently: ctx.store.kind === 'postgres', buildTimeoutMs: INDEX_BUILD_TIMEOUT_MS };
+  const core = makeCore({ pool, compute: ctx.compute, configured, timeoutMs, ddl, clock: ctx.clock });
+  return { ctx, stage, pool, configured, timeoutMs, ddl, core };
 }
 
 /** The nosql role takes only JWTs: level 1 reads, 2 writes; collection administration needs nosql.admin 2. */
@@ -78,14 +71,6 @@ export async function collectionFor(
 ): Promise<{ scope: Scope; collection: CollectionEntry }> {
   const { gameApiKey, collectionName } = request.params as { gameApiKey: string; collectionName: string };
   const scope = makeScope(gameApiKey, env.stage, collectionName);
-  const collection = await withDbErrors(env.pool, scope, env.timeoutMs, () =>
-    resolveCollection(env.pool, scope, env.configured),
-  );
-  requireActions(collection, env.stage, ...actions);
+  const collection = await env.core.resolveCollection(scope, ...actions);
   return { scope, collection };
-}
-
-/** Runs a repository call with its database errors translated (409, 400, 503). */
-export function run<T>(env: NosqlEnv, scope: Scope | undefined, fn: () => Promise<T>): Promise<T> {
-  return withDbErrors(env.pool, scope, env.timeoutMs, fn);
 }

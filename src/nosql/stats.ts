@@ -1,7 +1,8 @@
 // Collection and database statistics in MongoDB's shape, computed with SQL over the game's rows.
+import { documentSizes } from '../store/documents.js';
+import { stageIndexTotals } from '../store/indexes.js';
 import { indexSizes, listIndexes } from './indexes.js';
 import type { Db, GameScope, Scope } from './scope.js';
-import { query } from './sql.js';
 
 export interface CollectionStats {
   ns: string;
@@ -25,14 +26,7 @@ export interface DatabaseStats {
 }
 
 export async function collectionStats(db: Db, scope: Scope): Promise<CollectionStats> {
-  const { rows } = await query<{ n: string; size: string }>(
-    db,
-    `SELECT count(*) AS n, coalesce(sum(pg_column_size(doc)), 0)::int8 AS size FROM nosql_documents
-     WHERE game_id = $1 AND stage = $2 AND collection = $3`,
-    [scope.game, scope.stage, scope.collection],
-  );
-  const count = Number(rows[0]?.n ?? 0);
-  const size = Number(rows[0]?.size ?? 0);
+  const { count, size } = await documentSizes(db, scope);
   const sizes = await indexSizes(db, scope);
   return {
     ns: `${scope.game}.${scope.collection}`,
@@ -47,20 +41,10 @@ export async function collectionStats(db: Db, scope: Scope): Promise<CollectionS
 
 /** `collections` is the number of listed collections, which the caller knows. */
 export async function databaseStats(db: Db, scope: GameScope, collections: number): Promise<DatabaseStats> {
-  const { rows } = await query<{ n: string; size: string }>(
-    db,
-    `SELECT count(*) AS n, coalesce(sum(pg_column_size(doc)), 0)::int8 AS size FROM nosql_documents
-     WHERE game_id = $1 AND stage = $2`,
-    [scope.game, scope.stage],
-  );
-  const { rows: idx } = await query<{ n: string; size: string | null }>(
-    db,
-    `SELECT count(*) AS n, coalesce(sum(pg_relation_size(to_regclass(pg_name))), 0)::int8 AS size
-     FROM nosql_indexes WHERE game_id = $1 AND stage = $2`,
-    [scope.game, scope.stage],
-  );
-  const objects = Number(rows[0]?.n ?? 0);
-  const dataSize = Number(rows[0]?.size ?? 0);
+  const docs = await documentSizes(db, { game: scope.game, stage: scope.stage });
+  const idx = await stageIndexTotals(db, scope);
+  const objects = docs.count;
+  const dataSize = docs.size;
   return {
     db: scope.game,
     stage: scope.stage,
@@ -68,7 +52,7 @@ export async function databaseStats(db: Db, scope: GameScope, collections: numbe
     objects,
     avgObjSize: objects === 0 ? 0 : Math.round(dataSize / objects),
     dataSize,
-    indexes: Number(idx[0]?.n ?? 0) + collections,
-    indexSize: Number(idx[0]?.size ?? 0),
+    indexes: idx.count + collections,
+    indexSize: idx.size,
   };
 }

@@ -7,9 +7,10 @@ import { parseFilter } from '../query/filter.js';
 import { applyUpdate, parseUpdate, seedUpsert, type UpdateSpec } from '../query/update.js';
 import type { Value } from '../query/values.js';
 import { withTransaction } from '../store/db.js';
+import { compileWhere, parseStored } from '../store/document-reads.js';
+import { lockMatches, writeBack } from '../store/documents.js';
 import { insertDocuments } from './documents.js';
 import { nosqlErrors } from './errors.js';
-import { type CompiledWhere, compileWhere, parseStored } from './read.js';
 import type { Scope } from './scope.js';
 import { storedDocument, withId } from './wire.js';
 
@@ -103,35 +104,4 @@ export async function updateDocuments(
     await insertDocuments(client, scope, [doc]);
     return { matchedCount: 0, modifiedCount: 0, upsertedId: doc._id };
   });
-}
-
-/** The next matching rows after `afterId`, in id order, locked until the transaction ends. */
-async function lockMatches(
-  client: pg.PoolClient,
-  where: CompiledWhere,
-  afterId: string | undefined,
-  limit: number,
-): Promise<Array<{ id: string; doc: string }>> {
-  const values = [...where.values];
-  let text = where.text;
-  if (afterId !== undefined) {
-    values.push(afterId);
-    text += ` AND id > $${values.length}`;
-  }
-  values.push(limit);
-  const { rows } = await client.query<{ id: string; doc: string }>(
-    `SELECT id, doc::text AS doc FROM nosql_documents WHERE ${text} ORDER BY id LIMIT $${values.length} FOR UPDATE`,
-    values,
-  );
-  return rows;
-}
-
-async function writeBack(client: pg.PoolClient, scope: Scope, ids: string[], literal: string) {
-  if (ids.length === 0) return;
-  await client.query(
-    `UPDATE nosql_documents AS d SET doc = u.doc::jsonb
-     FROM unnest($4::text[], $5::text[]) AS u(id, doc)
-     WHERE d.game_id = $1 AND d.stage = $2 AND d.collection = $3 AND d.id = u.id`,
-    [scope.game, scope.stage, scope.collection, ids, literal],
-  );
 }

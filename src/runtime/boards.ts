@@ -1,8 +1,9 @@
 // Boards: a leaderboard or partition for one reset period and ranking definition, made on first use.
 import type pg from 'pg';
-import { type Db, type GameStage, OID_KEY_SQL } from './doc-store.js';
+import { type BoardKey, findBoard as findBoardRow, insertBoard } from '../store/runtime-boards.js';
+import { removeReplacedBoards } from '../store/runtime-documents.js';
+import type { Db, GameStage } from './doc-store.js';
 import { periodStart } from './periods.js';
-import { createFirstBucket } from './rank-buckets.js';
 import type { LeaderboardPlan } from './runtime-config.js';
 
 export interface Partition {
@@ -38,17 +39,14 @@ export function partitionOf(
   return { code: parts.join('.'), values: partValues };
 }
 
-/** $1 game, $2 stage, $3 leaderboard, $4 partition, $5 period start, $6 spec. */
-export const BOARD_WHERE = `game_id = $1 AND stage = $2 AND leaderboard = $3 AND partition = $4
-  AND period_start = $5 AND spec = $6`;
-
-export function boardParams(
-  gs: GameStage,
-  lb: LeaderboardPlan,
-  partitionCode: string,
-  nowMs: number,
-): unknown[] {
-  return [gs.game, gs.stage, lb.shortCode, partitionCode, periodStart(lb.reset, nowMs), lb.spec];
+/** The board of that partition for the period `nowMs` falls in, under the leaderboard's current definition. */
+export function boardKey(lb: LeaderboardPlan, partitionCode: string, nowMs: number): BoardKey {
+  return {
+    leaderboard: lb.shortCode,
+    partition: partitionCode,
+    periodStart: periodStart(lb.reset, nowMs),
+    spec: lb.spec,
+  };
 }
 
 /** The board readers see now (current period, current definition), or undefined: no entry yet, so empty. */
@@ -59,35 +57,7 @@ export async function findBoard(
   partitionCode: string,
   nowMs: number,
 ): Promise<{ boardId: string; partValues: Record<string, unknown> } | undefined> {
-  const { rows } = await db.query<{ board_id: string; part_values: Record<string, unknown> }>({
-    name: 'runtime-board-find',
-    text: `SELECT board_id, part_values FROM runtime_boards WHERE ${BOARD_WHERE}`,
-    values: boardParams(gs, lb, partitionCode, nowMs),
-  });
-  const row = rows[0];
-  return row ? { boardId: row.board_id, partValues: row.part_values } : undefined;
-}
-
-/**
- * Deletes the boards the new one replaces (older periods, older definitions), mirror documents first. A server
- * whose clock or configuration lags a moment may make an older board: it replaces nothing newer.
- */
-async function removeReplaced(
-  client: pg.PoolClient,
-  gs: GameStage,
-  lb: LeaderboardPlan,
-  made: { boardId: string; code: string; period: number },
-): Promise<void> {
-  const older = `b.game_id = $1 AND b.stage = $2 AND b.leaderboard = $3 AND b.partition = $4 AND b.board_id <> $5
-    AND (b.period_start < $6 OR (b.period_start = $6 AND b.config_seq < $7))`;
-  const params = [gs.game, gs.stage, lb.shortCode, made.code, made.boardId, made.period, lb.configSeq];
-  await client.query(
-    `DELETE FROM nosql_documents WHERE game_id = $1 AND stage = $2 AND collection = $8 AND id IN (
-       SELECT ${OID_KEY_SQL('e.doc_id')} FROM runtime_boards b JOIN runtime_entries e ON e.board_id = b.board_id
-       WHERE ${older})`,
-    [...params, lb.collection],
-  );
-  await client.query(`DELETE FROM runtime_boards b WHERE ${older}`, params);
+  return findBoardRow(db, gs, boardKey(lb, partitionCode, nowMs));
 }
 
 /**
@@ -101,24 +71,25 @@ export async function openBoard(
   partition: Partition,
   nowMs: number,
 ): Promise<string> {
-  const params = boardParams(gs, lb, partition.code, nowMs);
-  const { rows } = await client.query<{ board_id: string }>(
-    `INSERT INTO runtime_boards (game_id, stage, leaderboard, partition, period_start, spec, config_seq, part_values)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb) ON CONFLICT DO NOTHING RETURNING board_id`,
-    [...params, lb.configSeq, JSON.stringify(partition.values)],
-  );
-  const made = rows[0]?.board_id;
+  const made = await insertBoard(client, gs, boardKey(lb, partition.code, nowMs), {
+    configSeq: lb.configSeq,
+    partValues: partition.values,
+  });
   if (!made) {
     // Another writer made it first (ON CONFLICT waited for its commit).
     const again = await findBoard(client, gs, lb, partition.code, nowMs);
     if (!again) throw new Error(`board ${boardShortCode(lb, partition)} vanished`);
     return again.boardId;
   }
-  await createFirstBucket(client, made);
-  await removeReplaced(client, gs, lb, {
+  // The boards the new one replaces (older periods, older definitions) go, mirror documents first. A server
+  // whose clock or configuration lags a moment may make an older board: it replaces nothing newer.
+  await removeReplacedBoards(client, gs, {
+    leaderboard: lb.shortCode,
+    partition: partition.code,
     boardId: made,
-    code: partition.code,
     period: periodStart(lb.reset, nowMs),
+    configSeq: lb.configSeq,
+    collection: lb.collection,
   });
   return made;
 }

@@ -1,9 +1,5 @@
 // LogEventRequest, LeaderboardDataRequest and AroundMeLeaderboardRequest: the requests that run the configuration.
 import { toWire, type Value } from '../query/values.js';
-import { findBoard } from './boards.js';
-import type { Db } from './doc-store.js';
-import { runtimeErrors } from './errors.js';
-import { readEventAttributes } from './event-attributes.js';
 import {
   countEntries,
   entriesAround,
@@ -11,7 +7,11 @@ import {
   lastEntries,
   type RankedEntry,
   withSnapshot,
-} from './leaderboard-read.js';
+} from '../store/leaderboard-reads.js';
+import { findBoard } from './boards.js';
+import type { Db } from './doc-store.js';
+import { runtimeErrors } from './errors.js';
+import { readEventAttributes } from './event-attributes.js';
 import { applyEvent } from './log-event.js';
 import { actingPlayer } from './player-requests.js';
 import { shownName } from './players.js';

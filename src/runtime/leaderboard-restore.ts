@@ -5,11 +5,17 @@
 // in, as the writer that made it chose; its rank buckets are counted afresh once the import has written them all.
 import type pg from 'pg';
 import { type Doc, ObjectId, toStored, type Value } from '../query/values.js';
-import { BOARD_WHERE, boardParams, boardShortCode, type Partition, partitionOf, WHOLE } from './boards.js';
+import { SPLIT_AT } from '../store/rank-buckets.js';
+import {
+  findBoard,
+  insertBoard,
+  insertEntries as insertEntryRows,
+  rebuildRankBuckets as rebuildBuckets,
+} from '../store/runtime-boards.js';
+import { boardKey, boardShortCode, type Partition, partitionOf, WHOLE } from './boards.js';
 import type { GameStage } from './doc-store.js';
 import { entryOrder, valuesKey } from './ordering.js';
 import { periodStart } from './periods.js';
-import { createFirstBucket, SPLIT_AT } from './rank-buckets.js';
 import type { LeaderboardPlan } from './runtime-config.js';
 
 export interface MirrorRecord {
@@ -80,23 +86,12 @@ async function ensureBoard(
   partition: Partition,
   whenMs: number,
 ): Promise<string> {
-  const params = boardParams(gs, lb, partition.code, whenMs);
-  const made = await client.query<{ board_id: string }>(
-    `INSERT INTO runtime_boards (game_id, stage, leaderboard, partition, period_start, spec, config_seq, part_values)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb) ON CONFLICT DO NOTHING RETURNING board_id`,
-    [...params, lb.configSeq, JSON.stringify(partition.values)],
-  );
-  const id = made.rows[0]?.board_id;
-  if (id) {
-    await createFirstBucket(client, id);
-    return id;
-  }
-  const { rows } = await client.query<{ board_id: string }>(
-    `SELECT board_id FROM runtime_boards WHERE ${BOARD_WHERE}`,
-    params,
-  );
-  if (!rows[0]) throw new Error(`board ${boardShortCode(lb, partition)} neither made nor found`);
-  return rows[0].board_id;
+  const key = boardKey(lb, partition.code, whenMs);
+  const made = await insertBoard(client, gs, key, { configSeq: lb.configSeq, partValues: partition.values });
+  if (made) return made;
+  const found = await findBoard(client, gs, key);
+  if (!found) throw new Error(`board ${boardShortCode(lb, partition)} neither made nor found`);
+  return found.boardId;
 }
 
 async function insertEntries(
@@ -106,24 +101,16 @@ async function insertEntries(
   entries: Entry[],
   errors: RestoreErrors,
 ): Promise<void> {
-  const { rows } = await client.query<{ player_id: string }>(
-    `INSERT INTO runtime_entries (board_id, player_id, ord, vals, when_ms, user_name, doc_id)
-     SELECT $1, u.player, u.ord, u.vals::jsonb, u.when_ms, u.user_name, u.doc_id
-     FROM unnest($2::text[], $3::bytea[], $4::text[], $5::bigint[], $6::text[], $7::text[])
-       AS u(player, ord, vals, when_ms, user_name, doc_id)
-     ON CONFLICT (board_id, player_id) DO NOTHING RETURNING player_id`,
-    [
-      boardId,
-      entries.map((e) => e.playerId),
-      entries.map((e) => e.ord),
-      entries.map((e) => e.vals),
-      entries.map((e) => e.whenMs),
-      entries.map((e) => e.userName),
-      entries.map((e) => e.docId),
-    ],
-  );
-  if (rows.length === entries.length) return;
-  const written = new Set(rows.map((r) => r.player_id));
+  const players = await insertEntryRows(client, boardId, {
+    playerIds: entries.map((e) => e.playerId),
+    ords: entries.map((e) => e.ord),
+    vals: entries.map((e) => e.vals),
+    whenMs: entries.map((e) => e.whenMs),
+    userNames: entries.map((e) => e.userName),
+    docIds: entries.map((e) => e.docId),
+  });
+  if (players.length === entries.length) return;
+  const written = new Set(players);
   const first = entries.find((e) => !written.has(e.playerId));
   if (first) {
     const board = boardShortCode(lb, first.partition);
@@ -176,22 +163,5 @@ export async function rebuildRankBuckets(
   gs: GameStage,
   leaderboards: string[],
 ): Promise<void> {
-  const boards =
-    'SELECT board_id FROM runtime_boards WHERE game_id = $1 AND stage = $2 AND leaderboard = ANY($3::text[])';
-  const params = [gs.game, gs.stage, leaderboards];
-  await client.query(`DELETE FROM runtime_rank_buckets WHERE board_id IN (${boards})`, params);
-  await client.query(
-    `WITH b AS (${boards}),
-     e AS (SELECT board_id, ord, row_number() OVER (PARTITION BY board_id ORDER BY ord) - 1 AS i
-           FROM runtime_entries WHERE board_id IN (SELECT board_id FROM b)),
-     c AS (SELECT board_id, count(*) AS total FROM runtime_entries
-           WHERE board_id IN (SELECT board_id FROM b) GROUP BY board_id),
-     starts AS (SELECT board_id, '\\x'::bytea AS lower, 0::bigint AS i FROM b
-                UNION ALL SELECT board_id, ord, i FROM e WHERE i > 0 AND i % $4 = 0)
-     INSERT INTO runtime_rank_buckets (board_id, lower, upper, n)
-     SELECT s.board_id, s.lower, lead(s.lower) OVER (PARTITION BY s.board_id ORDER BY s.i),
-            least($4, coalesce(c.total, 0) - s.i)
-     FROM starts s LEFT JOIN c ON c.board_id = s.board_id`,
-    [...params, SPLIT_AT / 2],
-  );
+  await rebuildBuckets(client, gs, leaderboards, SPLIT_AT / 2);
 }

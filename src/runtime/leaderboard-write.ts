@@ -1,29 +1,14 @@
 // Posting an event to a leaderboard: the player's entry on each board it feeds, its mirror document, its bucket.
 import type pg from 'pg';
-import {
-  type Doc,
-  fromStored,
-  idKey,
-  ObjectId,
-  setField,
-  storedText,
-  toStored,
-  type Value,
-} from '../query/values.js';
-import {
-  BOARD_WHERE,
-  boardParams,
-  boardShortCode,
-  openBoard,
-  type Partition,
-  partitionOf,
-  WHOLE,
-} from './boards.js';
+import { type Doc, fromStored, ObjectId, setField, toStored, type Value } from '../query/values.js';
+import type { BucketChange } from '../store/rank-buckets.js';
+import { type EntryRow, lockBoardEntry } from '../store/runtime-boards.js';
+import { writeEntryWithMirror } from '../store/runtime-documents.js';
+import { boardKey, boardShortCode, openBoard, type Partition, partitionOf, WHOLE } from './boards.js';
 import { collect } from './collectors.js';
 import type { GameStage } from './doc-store.js';
 import type { AttributeValues } from './event-attributes.js';
 import { entryOrder, valuesKey } from './ordering.js';
-import type { BucketChange } from './rank-buckets.js';
 import type { LeaderboardPlan } from './runtime-config.js';
 
 export interface Poster {
@@ -32,13 +17,6 @@ export interface Poster {
   event: string;
   values: AttributeValues;
   nowMs: number;
-}
-
-interface EntryRow {
-  ord: Buffer;
-  vals: unknown[];
-  when_ms: string;
-  doc_id: string;
 }
 
 /** The entry's mirror in <shortCode>-leaderboard; without rank, which moves with every other entry's change. */
@@ -64,49 +42,13 @@ function mirrorDoc(
   return doc;
 }
 
-/** The board (undefined: not made yet) and the player's entry on it, locked, in one statement. */
-async function lockBoardEntry(
-  client: pg.PoolClient,
-  gs: GameStage,
-  lb: LeaderboardPlan,
-  partition: Partition,
-  poster: Poster,
-): Promise<{ boardId: string; entry: EntryRow | undefined } | undefined> {
-  const { rows } = await client.query<{ board_id: string } & { [K in keyof EntryRow]: EntryRow[K] | null }>({
-    name: 'runtime-board-entry-lock',
-    text: `SELECT b.board_id, e.ord, e.vals, e.when_ms, e.doc_id FROM runtime_boards b
-     LEFT JOIN LATERAL (SELECT ord, vals, when_ms, doc_id FROM runtime_entries x
-                        WHERE x.board_id = b.board_id AND x.player_id = $7 FOR UPDATE) e ON true
-     WHERE ${BOARD_WHERE}`,
-    values: [...boardParams(gs, lb, partition.code, poster.nowMs), poster.playerId],
-  });
-  const row = rows[0];
-  if (!row) return undefined;
-  return { boardId: row.board_id, entry: row.ord === null ? undefined : (row as unknown as EntryRow) };
-}
-
 /** Stored entry values back in memory; null in the JSON array means "no value". */
 function valuesOf(row: EntryRow): unknown[] {
   return row.vals.map((v) => (v === null ? undefined : fromStored(v)));
 }
 
-// The entry and its mirror document in one statement; on a new entry the mirror is written only if the entry
-// was (a concurrent first post of the same player wins the insert, and this one reads its entry and retries).
-const WRITE_ENTRY = (insert: boolean) => `
-  WITH e AS (
-    ${
-      insert
-        ? `INSERT INTO runtime_entries (board_id, player_id, ord, vals, when_ms, user_name, doc_id)
-           VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7) ON CONFLICT (board_id, player_id) DO NOTHING`
-        : `UPDATE runtime_entries SET ord = $3, vals = $4::jsonb, when_ms = $5, user_name = $6
-           WHERE board_id = $1 AND player_id = $2 AND doc_id = $7`
-    } RETURNING 1)
-  INSERT INTO nosql_documents (game_id, stage, collection, id, doc)
-  SELECT $8, $9, $10, $11, $12::jsonb FROM e
-  ON CONFLICT (game_id, stage, collection, id) DO UPDATE SET doc = EXCLUDED.doc`;
-
 /** Writes the entry; false when a concurrent first post made it first. */
-async function writeEntry(
+function writeEntry(
   client: pg.PoolClient,
   gs: GameStage,
   lb: LeaderboardPlan,
@@ -116,25 +58,8 @@ async function writeEntry(
 ): Promise<boolean> {
   const vals = JSON.stringify(entry.values.map((v) => (v === undefined ? null : toStored(v as Value))));
   const doc = mirrorDoc(lb, partition, poster, entry);
-  const { rowCount } = await client.query({
-    name: entry.insert ? 'runtime-entry-insert' : 'runtime-entry-update',
-    text: WRITE_ENTRY(entry.insert),
-    values: [
-      entry.boardId,
-      poster.playerId,
-      entry.ord,
-      vals,
-      entry.whenMs,
-      poster.userName,
-      entry.docId,
-      gs.game,
-      gs.stage,
-      lb.collection,
-      idKey(doc._id as Value),
-      storedText(doc),
-    ],
-  });
-  return rowCount === 1;
+  const stored = { ...entry, vals, playerId: poster.playerId, userName: poster.userName };
+  return writeEntryWithMirror(client, gs, stored, { collection: lb.collection, doc });
 }
 
 /** What a post did: entries written (created or changed), and the rank bucket changes to apply. */
@@ -151,7 +76,8 @@ async function postToBoard(
   poster: Poster,
 ): Promise<PostResult> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const found = await lockBoardEntry(client, gs, lb, partition, poster);
+    const key = boardKey(lb, partition.code, poster.nowMs);
+    const found = await lockBoardEntry(client, gs, key, poster.playerId);
     const boardId = found?.boardId ?? (await openBoard(client, gs, lb, partition, poster.nowMs));
     const row = found?.entry;
     const result = collect(

@@ -1,10 +1,10 @@
 // LogEventRequest's core: one transaction updates every running total and leaderboard the event feeds.
 import type pg from 'pg';
 import { withTransaction } from '../store/db.js';
+import { applyBucketChanges, type BucketChange } from '../store/rank-buckets.js';
 import type { GameStage } from './doc-store.js';
 import type { AttributeValues } from './event-attributes.js';
 import { postToLeaderboard } from './leaderboard-write.js';
-import { applyBucketChanges, type BucketChange } from './rank-buckets.js';
 import { updateRunningTotal } from './running-totals.js';
 import type { EventPlan } from './runtime-config.js';
 

@@ -2,8 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { decoyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
-import { type Doc, fromStored, ObjectId } from '../query/values.js';
+import { type Doc, ObjectId } from '../query/values.js';
 import { withTransaction } from '../store/db.js';
+import { findByUserName as findDocByUserName } from '../store/runtime-documents.js';
+import { devicePlayer, lockName, recordDevice } from '../store/runtime-players.js';
 import { type Db, type GameStage, idText, insertDoc, playerKey, readDoc } from './doc-store.js';
 
 const PLAYER_COLLECTION = 'player';
@@ -61,21 +63,8 @@ export async function findPlayer(db: Db, gs: GameStage, playerId: string): Promi
 }
 
 async function findByUserName(db: Db, gs: GameStage, userName: string): Promise<Player | undefined> {
-  const { rows } = await db.query<{ doc: unknown }>(
-    `SELECT doc FROM nosql_documents
-     WHERE game_id = $1 AND stage = $2 AND collection = 'player' AND doc ->> 'userName' = $3 ORDER BY id LIMIT 1`,
-    [gs.game, gs.stage, userName],
-  );
-  if (!rows[0]) return undefined;
-  const doc = fromStored(rows[0].doc) as Doc;
-  return { id: idText(doc._id), doc };
-}
-
-/** Serializes work on one name (or device) of one game and stage until the transaction ends. */
-async function lockName(client: pg.PoolClient, gs: GameStage, kind: string, name: string): Promise<void> {
-  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-    `playbase-runtime:${kind}:${gs.game}:${gs.stage}:${name}`,
-  ]);
+  const doc = await findDocByUserName(db, gs, PLAYER_COLLECTION, userName);
+  return doc ? { id: idText(doc._id), doc } : undefined;
 }
 
 /** A new player with a user name; undefined when the name is taken in this game and stage. */
@@ -116,22 +105,15 @@ export async function deviceLogin(
 ): Promise<{ player: Player; newPlayer: boolean }> {
   return withTransaction(pool, async (client) => {
     await lockName(client, gs, 'device', deviceId);
-    const { rows } = await client.query<{ player_id: string }>(
-      'SELECT player_id FROM runtime_devices WHERE game_id = $1 AND stage = $2 AND device_id = $3',
-      [gs.game, gs.stage, deviceId],
-    );
-    const known = rows[0] ? await findPlayer(client, gs, rows[0].player_id) : undefined;
+    const playerId = await devicePlayer(client, gs, deviceId);
+    const known = playerId === undefined ? undefined : await findPlayer(client, gs, playerId);
     if (known) return { player: known, newPlayer: false };
     const player = await insertPlayer(
       client,
       gs,
       newPlayerDoc({ userName: null, displayName, password: null }, nowMs),
     );
-    await client.query(
-      `INSERT INTO runtime_devices (game_id, stage, device_id, player_id) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (game_id, stage, device_id) DO UPDATE SET player_id = EXCLUDED.player_id`,
-      [gs.game, gs.stage, deviceId, player.id],
-    );
+    await recordDevice(client, gs, deviceId, player.id);
     return { player, newPlayer: true };
   });
 }

@@ -18,3 +18,18 @@ export interface GameScope {
 export interface Scope extends GameScope {
   collection: string;
 }
+
+// Names that reach index DDL as literals (DDL takes no bind parameters) keep to a plain alphabet.
+export const GAME_NAME = /^[A-Za-z0-9_-]{1,128}$/;
+export const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;
+
+export function isValidGame(game: string): boolean {
+  return GAME_NAME.test(game);
+}
+
+/** Throws unless the scope passes the patterns above; index DDL calls it before quoting the parts. */
+export function assertSafeScope(scope: Scope): void {
+  if (!isValidGame(scope.game) || !STAGES.includes(scope.stage) || !COLLECTION_NAME.test(scope.collection)) {
+    throw new Error('unsafe scope reached index DDL');
+  }
+}

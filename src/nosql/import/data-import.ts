@@ -1,5 +1,6 @@
-// The data import: items back into data_items with their version, TTL and update time, as the data export wrote them.
+// The data import: items back into the data service's store with their version, TTL and update time, as the data export wrote them.
 import type pg from 'pg';
+import { importItems } from '../../store/data-items.js';
 import { type DataType, loadDataTypes } from '../data-types.js';
 import type { GameScope } from '../scope.js';
 import { importErrors } from './errors.js';
@@ -21,27 +22,15 @@ async function declaredTypes(pool: pg.Pool, scope: GameScope): Promise<Map<strin
  */
 async function insertItems(client: pg.PoolClient, scope: GameScope, records: ItemRecord[], now: number) {
   const column = <K extends keyof ItemRecord>(k: K) => records.map((r) => r[k]);
-  const { rows } = await client.query<{ type: string; item_id: string }>(
-    `INSERT INTO data_items (game_id, stage, type, item_id, data, version, expires_at, updated_at)
-     SELECT $1, $2, u.type, u.id, u.data::jsonb, u.version::bigint, u.expires_at, u.updated_at
-     FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::timestamptz[])
-       AS u(type, id, data, version, expires_at, updated_at)
-     ON CONFLICT (game_id, stage, type, item_id) DO UPDATE SET data = EXCLUDED.data, version = EXCLUDED.version,
-       expires_at = EXCLUDED.expires_at, updated_at = EXCLUDED.updated_at
-       WHERE data_items.expires_at IS NOT NULL AND data_items.expires_at <= $9
-     RETURNING type, item_id`,
-    [
-      scope.game,
-      scope.stage,
-      column('type'),
-      column('id'),
-      column('text'),
-      column('version'),
-      column('expiresAt'),
-      column('updatedAt'),
-      new Date(now),
-    ],
-  );
+  const items = {
+    types: column('type'),
+    ids: column('id'),
+    texts: column('text'),
+    versions: column('version'),
+    expires: column('expiresAt'),
+    updated: column('updatedAt'),
+  };
+  const rows = await importItems(client, scope, items, now);
   if (rows.length === records.length) return;
   const written = new Set(rows.map((r) => `${r.type}\u0000${r.item_id}`));
   const first = records.find((r) => !written.has(`${r.type}\u0000${r.id}`));

@@ -1,9 +1,11 @@
-// The mongo import: documents back into nosql_documents (where the export read them), runtime and meta collections
+// The mongo import: documents back into the document store (where the export read them), runtime and meta collections
 // made again, and each document of a configured leaderboard ranked again as the entry it mirrors.
 import type pg from 'pg';
 import { loadStageConfig } from '../../config/stages.js';
 import { type MirrorRecord, rebuildRankBuckets, restoreEntries } from '../../runtime/leaderboard-restore.js';
 import { compileRuntimeConfig, type LeaderboardPlan } from '../../runtime/runtime-config.js';
+import { recordCollections } from '../../store/collections.js';
+import { importDocuments } from '../../store/documents.js';
 import type { GameScope } from '../scope.js';
 import { importErrors } from './errors.js';
 import { type DocumentRecord, kindOf, parseDocumentLine } from './records.js';
@@ -28,19 +30,11 @@ const entryErrors = { bad: importErrors.badRecord, conflict: importErrors.confli
 
 /** Inserts the documents; a key the stage already holds (or an earlier line gave) fails naming its line. */
 async function insertDocuments(client: pg.PoolClient, scope: GameScope, records: DocumentRecord[]) {
-  const { rows } = await client.query<{ collection: string; id: string }>(
-    `INSERT INTO nosql_documents (game_id, stage, collection, id, doc)
-     SELECT $1, $2, u.collection, u.id, u.doc::jsonb FROM unnest($3::text[], $4::text[], $5::text[]) AS u(collection, id, doc)
-     ON CONFLICT (game_id, stage, collection, id) DO NOTHING
-     RETURNING collection, id`,
-    [
-      scope.game,
-      scope.stage,
-      records.map((r) => r.collection),
-      records.map((r) => r.key),
-      records.map((r) => r.text),
-    ],
-  );
+  const rows = await importDocuments(client, scope, {
+    collections: records.map((r) => r.collection),
+    ids: records.map((r) => r.key),
+    texts: records.map((r) => r.text),
+  });
   if (rows.length === records.length) return;
   const written = new Set(rows.map((r) => `${r.collection}\u0000${r.id}`));
   const first = records.find((r) => !written.has(`${r.collection}\u0000${r.key}`));
@@ -64,13 +58,7 @@ async function registerCollections(
     const kind = kindOf(r.collection);
     if (kind === 'runtime' || kind === 'meta') made.set(r.collection, kind);
   }
-  if (made.size === 0) return;
-  await client.query(
-    `INSERT INTO nosql_collections (game_id, stage, collection, kind, created_at)
-     SELECT $1, $2, u.collection, u.kind, $5 FROM unnest($3::text[], $4::text[]) AS u(collection, kind)
-     ON CONFLICT (game_id, stage, collection) DO NOTHING`,
-    [scope.game, scope.stage, [...made.keys()], [...made.values()], new Date(now)],
-  );
+  await recordCollections(client, scope, made, new Date(now));
 }
 
 export async function openMongoImport(

@@ -5,7 +5,7 @@
 // the following statements fail ("Connection terminated unexpectedly") or read another statement's rows.
 // An SQL error (one with a SQLSTATE) leaves a connection usable, so the client goes back to the pool intact.
 import pg from 'pg';
-import { isConnectionFailure } from '../store/connection-failures.js';
+import { isConnectionFailure } from './connection-failures.js';
 import type { Db } from './scope.js';
 
 function isSqlError(e: unknown): boolean {

@@ -2,8 +2,8 @@
 import { compileFilter, type FilterNode } from '../query/filter.js';
 import { compileSort, type SortSpec } from '../query/sort.js';
 import { type Doc, fromStored, idKey, ObjectId } from '../query/values.js';
+import { query } from './query.js';
 import type { Db, Scope } from './scope.js';
-import { query } from './sql.js';
 
 export interface ReadPlan {
   filter: FilterNode;

@@ -1,4 +1,5 @@
-// The order statistic of a board: entry counts per key range, kept exact by writers, read to rank in ~1 ms.
+// The runtime_rank_buckets table, the order statistic of a board: entry counts per key range, kept exact by
+// writers, read to rank in ~1 ms.
 //
 // Invariant: in every committed state, a bucket counts exactly the entries with lower <= ord < upper. A writer
 // changes an entry and the count of the bucket holding its key in one transaction, under that bucket's row lock.

@@ -1,0 +1,181 @@
+// Indexes made through the API: PostgreSQL expression indexes on nosql_documents, partial on one collection,
+// over the very expressions the query compiler emits (src/query/indexes.ts), recorded in nosql_indexes.
+//
+// On PostgreSQL they are built and dropped CONCURRENTLY, so one game's index build never blocks the writes
+// of every other game sharing the table; that cannot run inside a transaction, so the catalogue row is
+// written after the build (an index missing from the catalogue is harmless; the reverse never happens).
+import pg from 'pg';
+import { type IndexField, indexColumnsSql } from '../query/indexes.js';
+import { query } from './query.js';
+import { assertSafeScope, type Db, type GameScope, type Scope } from './scope.js';
+
+export interface DdlOptions {
+  /** PostgreSQL: CREATE/DROP INDEX CONCURRENTLY (PGlite has one connection and no CONCURRENTLY). */
+  concurrently: boolean;
+  /** Index builds may outlast the 10 s query limit; this is theirs. */
+  buildTimeoutMs: number;
+}
+
+/** An index as the catalogue records it. */
+export interface IndexRow {
+  name: string;
+  keys: Array<[string, 1 | -1]>;
+  unique: boolean;
+  pg_name: string;
+}
+
+/** The primary key's constraint: the `_id_` index of every collection. */
+export const PRIMARY_KEY = 'nosql_documents_pkey';
+
+function createSql(scope: Scope, pgName: string, index: BuildSpec, concurrently: boolean): string {
+  // DDL takes no bind parameters: the scope is checked against strict patterns, then quoted as literals.
+  assertSafeScope(scope);
+  const lit = (s: string) => pg.escapeLiteral(s);
+  const columns = indexColumnsSql(index.keys, 'doc', index.unique);
+  return (
+    `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${concurrently ? 'CONCURRENTLY ' : ''}${pgName} ON nosql_documents ` +
+    `(${columns}) WHERE game_id = ${lit(scope.game)} AND stage = ${lit(scope.stage)} AND collection = ${lit(scope.collection)}`
+  );
+}
+
+/** Runs DDL under the build limit (set on the session: PostgreSQL applies it, the embedded store's host too). */
+async function runDdl(pool: pg.Pool, sql: string, options: DdlOptions): Promise<void> {
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  try {
+    await client.query(`SET statement_timeout = ${Math.trunc(options.buildTimeoutMs)}`);
+    await client.query(sql);
+  } finally {
+    await client.query('RESET statement_timeout').catch((e: Error) => {
+      failure = e;
+    });
+    // A client whose settings could not be reset is discarded rather than handed to the next request.
+    client.release(failure);
+  }
+}
+
+export interface BuildSpec {
+  keys: IndexField[];
+  unique: boolean;
+}
+
+/** Builds the PostgreSQL index `pgName` (a name of the nx_ form); SQLSTATE 23505 when documents repeat a key. */
+export async function buildPgIndex(
+  pool: pg.Pool,
+  scope: Scope,
+  pgName: string,
+  index: BuildSpec,
+  options: DdlOptions,
+): Promise<void> {
+  checkPgName(pgName);
+  await runDdl(pool, createSql(scope, pgName, index, options.concurrently), options);
+}
+
+/**
+ * Statistics of an expression index are gathered only by ANALYZE, which autovacuum runs when rows change,
+ * not when an index appears (and PGlite has no autovacuum at all): without them the planner guesses, and
+ * may walk a whole collection instead of using the new index. ANALYZE samples a bounded number of rows.
+ */
+export async function analyzeDocuments(pool: pg.Pool, options: DdlOptions): Promise<void> {
+  await runDdl(pool, 'ANALYZE nosql_documents', options);
+}
+
+function checkPgName(pgName: string): void {
+  if (!/^nx_[0-9a-f]{40}$/.test(pgName)) throw new Error('not an API index name');
+}
+
+export async function dropPgIndex(pool: pg.Pool, pgName: string, options: DdlOptions): Promise<void> {
+  checkPgName(pgName);
+  await runDdl(pool, `DROP INDEX ${options.concurrently ? 'CONCURRENTLY ' : ''}IF EXISTS ${pgName}`, options);
+}
+
+/** The collection's catalogued indexes, oldest first. */
+export async function indexRows(db: Db, scope: Scope): Promise<IndexRow[]> {
+  const { rows } = await query<IndexRow>(
+    db,
+    `SELECT name, keys, "unique", pg_name FROM nosql_indexes
+     WHERE game_id = $1 AND stage = $2 AND collection = $3 ORDER BY created_at, name`,
+    [scope.game, scope.stage, scope.collection],
+  );
+  return rows;
+}
+
+/** Records a built index; false when one of that name was recorded meanwhile (that one is kept). */
+export async function recordIndex(db: Db, scope: Scope, row: IndexRow): Promise<boolean> {
+  const inserted = await query(
+    db,
+    `INSERT INTO nosql_indexes (game_id, stage, collection, name, keys, "unique", pg_name)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7) ON CONFLICT (game_id, stage, collection, name) DO NOTHING`,
+    [scope.game, scope.stage, scope.collection, row.name, JSON.stringify(row.keys), row.unique, row.pg_name],
+  );
+  return inserted.rowCount === 1;
+}
+
+/** Forgets the named index; answers its PostgreSQL name, or undefined when there is none of that name. */
+export async function forgetIndex(db: Db, scope: Scope, name: string): Promise<string | undefined> {
+  const { rows } = await query<{ pg_name: string }>(
+    db,
+    `DELETE FROM nosql_indexes WHERE game_id = $1 AND stage = $2 AND collection = $3 AND name = $4 RETURNING pg_name`,
+    [scope.game, scope.stage, scope.collection, name],
+  );
+  return rows[0]?.pg_name;
+}
+
+/** Forgets every index of the collection; answers their PostgreSQL names for dropPgIndex after commit. */
+export async function forgetIndexes(db: Db, scope: Scope): Promise<string[]> {
+  const { rows } = await query<{ pg_name: string }>(
+    db,
+    'DELETE FROM nosql_indexes WHERE game_id = $1 AND stage = $2 AND collection = $3 RETURNING pg_name',
+    [scope.game, scope.stage, scope.collection],
+  );
+  return rows.map((r) => r.pg_name);
+}
+
+/** The API name of the index a constraint (of a unique violation) is: "_id_" for the primary key. */
+export async function indexNameOf(db: Db, scope: Scope, constraint: string | undefined): Promise<string> {
+  if (constraint === undefined || constraint === PRIMARY_KEY) return '_id_';
+  const { rows } = await query<{ name: string }>(
+    db,
+    'SELECT name FROM nosql_indexes WHERE game_id = $1 AND stage = $2 AND collection = $3 AND pg_name = $4',
+    [scope.game, scope.stage, scope.collection, constraint],
+  );
+  return rows[0]?.name ?? constraint;
+}
+
+/** Size in bytes of one PostgreSQL index (0 when it is gone). */
+export async function pgIndexSize(db: Db, pgName: string): Promise<number> {
+  const { rows } = await query<{ n: string | null }>(db, 'SELECT pg_relation_size(to_regclass($1)) AS n', [
+    pgName,
+  ]);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** How many indexes the game's stage has made, and their bytes. */
+export async function stageIndexTotals(db: Db, scope: GameScope): Promise<{ count: number; size: number }> {
+  const { rows } = await query<{ n: string; size: string | null }>(
+    db,
+    `SELECT count(*) AS n, coalesce(sum(pg_relation_size(to_regclass(pg_name))), 0)::int8 AS size
+     FROM nosql_indexes WHERE game_id = $1 AND stage = $2`,
+    [scope.game, scope.stage],
+  );
+  return { count: Number(rows[0]?.n ?? 0), size: Number(rows[0]?.size ?? 0) };
+}
+
+/** The indexes of the stage's meta collections (snapshots), by collection, then as made. */
+export async function metaIndexRows(
+  db: Db,
+  scope: GameScope,
+): Promise<Array<{ collection: string; name: string; keys: [string, 1 | -1][]; unique: boolean }>> {
+  const { rows } = await query<{
+    collection: string;
+    name: string;
+    keys: [string, 1 | -1][];
+    unique: boolean;
+  }>(
+    db,
+    `SELECT collection, name, keys, "unique" FROM nosql_indexes
+     WHERE game_id = $1 AND stage = $2 AND starts_with(collection, 'meta.') ORDER BY collection, created_at, name`,
+    [scope.game, scope.stage],
+  );
+  return rows;
+}
