@@ -2,8 +2,8 @@
 import { Type } from 'typebox';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
-import { principalOf } from '../http/authenticate.js';
 import { createAccount, getAccount, listAccounts, updateAccount } from './accounts.js';
+import { principalOf } from './authenticate.js';
 import type { AuthBackend } from './backend.js';
 import * as collab from './collaborators.js';
 import { authErrors } from './errors.js';

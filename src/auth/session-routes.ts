@@ -2,9 +2,9 @@
 import { Type } from 'typebox';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
-import { principalOf } from '../http/authenticate.js';
 import { NO_BODY } from '../http/openapi.js';
 import { changeOwnPassword, getAccount } from './accounts.js';
+import { principalOf } from './authenticate.js';
 import type { AuthBackend } from './backend.js';
 import { authErrors } from './errors.js';
 import { resolveGameAccess } from './game-access.js';

@@ -1,10 +1,10 @@
 // Routes of the config role for games themselves: /restv2/games, /restv2/game/{apiKey}, endpoint discovery.
 import { Type } from 'typebox';
+import { principalOf } from '../auth/authenticate.js';
 import { listGamesOf } from '../auth/collaborators.js';
 import { MyGames } from '../auth/route-schemas.js';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
-import { principalOf } from '../http/authenticate.js';
 import { NO_BODY } from '../http/openapi.js';
 import { createGame, deleteGame, endpointsOf, getGame, listDeletedGames, restoreGame } from './games.js';
 

@@ -2,7 +2,7 @@
 import type pg from 'pg';
 import { createIndex, type DdlOptions, dropIndex } from '../nosql/indexes.js';
 import { parseFieldPath } from '../query/field-path.js';
-import type { Db } from './audit.js';
+import type { Db } from '../store/scope.js';
 
 export type Stage = 'live' | 'preview';
 

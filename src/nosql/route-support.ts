@@ -3,8 +3,8 @@
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { Type } from 'typebox';
+import type { AuthRequirement } from '../auth/authenticate.js';
 import type { Context } from '../context.js';
-import type { AuthRequirement } from '../http/authenticate.js';
 import {
   type Action,
   type CollectionEntry,

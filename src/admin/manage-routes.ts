@@ -1,9 +1,9 @@
 // Routes of the Manage section: /restv2/game/{apiKey}/manage/{screens,snippets,queries}[/{shortCode}].
 import { type TObject, type TProperties, Type } from 'typebox';
+import { principalOf } from '../auth/authenticate.js';
 import type { Level } from '../auth/permissions.js';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
-import { principalOf } from '../http/authenticate.js';
 import { listOf } from '../http/openapi.js';
 import {
   createItem,

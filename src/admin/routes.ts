@@ -1,10 +1,10 @@
 // The game administration registrar: snapshots, publishing, admin screens, push tests, the audit log and its hook.
 import { readFileSync } from 'node:fs';
+import { loadFullConfig } from '../config/config-store.js';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
 import { registerAuditHook } from './audit-hook.js';
 import { registerAuditRoutes } from './audit-routes.js';
-import { loadFullConfig } from './config-store.js';
 import { createGameAdapter } from './game-adapter.js';
 import { registerManageRoutes } from './manage-routes.js';
 import type { PushSettings } from './push/send-test.js';

@@ -1,15 +1,15 @@
 // Routes of snapshots, for game snapshots (/admin/snapshots) and screen snapshots (/manage/snapshots) alike.
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { type AuthRequirement, principalOf } from '../auth/authenticate.js';
 import { authErrors } from '../auth/errors.js';
 import { resolveGameAccess } from '../auth/game-access.js';
 import { type Level, levelOf } from '../auth/permissions.js';
+import { describeMeta } from '../config/meta-collections.js';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
-import { type AuthRequirement, principalOf } from '../http/authenticate.js';
 import { listOf, NO_BODY } from '../http/openapi.js';
 import type { WriteMeta } from './manage.js';
-import { describeMeta } from './meta-collections.js';
 import { type PublishAdapter, publishSnapshot, unpublishSnapshot } from './publish.js';
 import { type CopyInclude, copySnapshotToGame, copySnapshotToNewGame } from './snapshot-copy.js';
 import {

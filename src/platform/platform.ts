@@ -1,7 +1,9 @@
 // App-wide layers every role shares: Redis (optional), authentication, then rate and concurrency limits.
 import type { FastifyRequest } from 'fastify';
+import { authenticationHook } from '../auth/authenticate.js';
 import { type AuthBackend, createAuthBackend } from '../auth/backend.js';
 import type { Context } from '../context.js';
+import type { App } from '../http/app.js';
 import {
   createLimiters,
   createLimitHooks,
@@ -11,8 +13,6 @@ import {
   type RequestClass,
   registerLimitHooks,
 } from '../limits/index.js';
-import type { App } from './app.js';
-import { authenticationHook } from './authenticate.js';
 
 const RUNTIME_PATH = /^\/(?:live|preview)\/rs\//;
 const TOKEN_CHECK_ROUTE = '/restv2/auth/user/token';

@@ -10,7 +10,7 @@ import {
   type PushSummary,
   type PushTokenCache,
   sharedPushTokenCache,
-} from './push-types.js';
+} from '../../config/push/push-types.js';
 
 export const APNS_PRODUCTION_URL = 'https://api.push.apple.com';
 export const APNS_DEVELOPMENT_URL = 'https://api.sandbox.push.apple.com';

@@ -2,7 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
-import { type Db, recordAudit } from './audit.js';
+import { type Db, recordAudit } from '../store/audit.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,8 +1,7 @@
 // What a game snapshot holds and restores: the whole configuration (with its secrets, sealed) and the meta collections.
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
-import type { DdlOptions } from '../nosql/indexes.js';
-import { loadCredentialHashes, loadFullConfig, replaceFullConfig } from './config-store.js';
+import { loadCredentialHashes, loadFullConfig, replaceFullConfig } from '../config/config-store.js';
 import {
   asMeta,
   type MetaContent,
@@ -10,10 +9,11 @@ import {
   replaceMeta,
   type Stage,
   syncMetaIndexes,
-} from './meta-collections.js';
+} from '../config/meta-collections.js';
+import { openPushCredentials, sealPushCredentials } from '../config/push/credentials.js';
+import { pushCredentialsKey } from '../config/push-config.js';
+import type { DdlOptions } from '../nosql/indexes.js';
 import type { PublishAdapter } from './publish.js';
-import { openPushCredentials, sealPushCredentials } from './push/credentials.js';
-import { pushCredentialsKey } from './push-config.js';
 import type { AfterCommit } from './snapshots.js';
 
 /** Kept with a snapshot, never shown: a revert or copy must not lose the credentials' secrets. */

@@ -1,6 +1,7 @@
 // Route of the push notification test: POST /restv2/game/{apiKey}/admin/pushNotifications/test/{provider}.
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { loadPushCredentials } from '../config/push-config.js';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
 import {
@@ -10,7 +11,6 @@ import {
   pushTestBodySchema,
   sendTestPush,
 } from './push/send-test.js';
-import { loadPushCredentials } from './push-config.js';
 
 const ApiKey = Type.String({ minLength: 1, maxLength: 128 });
 const Segment = Type.String({ minLength: 1, maxLength: 64 });
