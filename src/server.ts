@@ -13,6 +13,7 @@ import { registerConfigRoutes } from './config/routes.js';
 import type { Context } from './context.js';
 import { errors } from './errors.js';
 import { type App, buildApp, type RoleRegistrar } from './http/app.js';
+import { registerWithPolicy } from './http/route-policy.js';
 import { createMetrics } from './metrics/metrics.js';
 import { registerDataAndExports } from './nosql/data-and-exports.js';
 import { registerNosqlRoutes } from './nosql/routes.js';
@@ -81,7 +82,9 @@ function registrarsFor(settings: Settings): RoleRegistrar[] {
       });
     });
     registrars.push(registerDataAndExports);
-    registrars.push((app, ctx) => registerRuntimeRoutes(app, ctx));
+    registrars.push((app, ctx) =>
+      registerWithPolicy(app, { rateClass: 'runtime' }, (scope) => registerRuntimeRoutes(scope, ctx)),
+    );
   }
   return registrars;
 }

@@ -1,23 +1,20 @@
-// Records every successful write through the auth, config and admin routes in the audit log, app-wide.
+// Records every successful write through a route that declares an audit area (config.audit) in the audit log,
+// app-wide, unless the route's service writes its own entry (config.auditInline).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
+import { isWriteMethod } from '../http/route-policy.js';
 import { type Db, recordAudit } from '../store/audit.js';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The route writes its own audit entry inside its transaction; the app-wide hook leaves it alone. */
-    auditInline?: boolean;
-  }
-}
 
 /** Reads a game's whole configuration, for the before and after of configuration writes. */
 export type ConfigLoader = (db: Db, apiKey: string) => Promise<unknown>;
 
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const GAME = '/restv2/game/:apiKey';
 
-/** The area a route belongs to, or undefined for routes that are not audited (runtime data, discovery...). */
+/**
+ * The area the URL tree puts a route in, or undefined for routes that are not audited (runtime data,
+ * discovery...). Not read per request: the hook checks at registration that each write route declares this area.
+ */
 export function auditAreaOf(route: string): string | undefined {
   if (route.startsWith('/restv2/auth/') || route === '/restv2/auth') return 'auth';
   if (route.startsWith('/restv2/games')) return 'game';
@@ -61,17 +58,25 @@ function apiKeyOf(request: FastifyRequest): string | undefined {
   return params.apiKey ?? params.gameApiKey;
 }
 
-// Routes are few and fixed: their area is worked out once (it was measurable on every nosql write).
-const areaByRoute = new Map<string, string | undefined>();
-function cachedAreaOf(route: string): string | undefined {
-  if (!areaByRoute.has(route)) areaByRoute.set(route, auditAreaOf(route));
-  return areaByRoute.get(route);
+function isAudited(request: FastifyRequest): boolean {
+  if (!isWriteMethod(request.method)) return false;
+  const config = request.routeOptions.config;
+  return config.audit !== undefined && !config.auditInline;
 }
 
-function isAudited(request: FastifyRequest): boolean {
-  if (!WRITE_METHODS.has(request.method)) return false;
-  if (request.routeOptions.config?.auditInline) return false;
-  return cachedAreaOf(request.routeOptions.url ?? '') !== undefined;
+/** A write route registered without the audit area its URL implies is a mistake caught at start, not a lost entry. */
+function checkDeclaredArea(route: {
+  url: string;
+  method: string | string[];
+  config?: { audit?: string };
+}): void {
+  if (![route.method].flat().some(isWriteMethod)) return;
+  const implied = auditAreaOf(route.url);
+  if (implied !== route.config?.audit) {
+    throw new Error(
+      `route ${route.url} declares audit area ${route.config?.audit}, its URL implies ${implied}`,
+    );
+  }
 }
 
 /**
@@ -82,7 +87,8 @@ function isAudited(request: FastifyRequest): boolean {
 export function registerAuditHook(app: App, ctx: Context, loadConfig?: ConfigLoader): void {
   const { pool } = ctx.store;
   const before = new WeakMap<FastifyRequest, unknown>();
-  const isConfigWrite = (r: FastifyRequest) => cachedAreaOf(r.routeOptions.url ?? '') === 'config';
+  const isConfigWrite = (r: FastifyRequest) => r.routeOptions.config.audit === 'config';
+  app.addHook('onRoute', checkDeclaredArea);
   app.addHook('preHandler', async (request) => {
     const apiKey = apiKeyOf(request);
     if (!loadConfig || !apiKey || !isAudited(request) || !isConfigWrite(request)) return;
@@ -110,7 +116,7 @@ export function registerAuditHook(app: App, ctx: Context, loadConfig?: ConfigLoa
         apiKey,
         actor: principal?.username ?? 'anonymous',
         credential: principal?.kind,
-        action: `${auditAreaOf(route)}.${request.method.toLowerCase()}`,
+        action: `${request.routeOptions.config.audit}.${request.method.toLowerCase()}`,
         target: route,
         method: request.method,
         path: redactPath(request.url),

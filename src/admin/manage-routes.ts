@@ -113,7 +113,7 @@ function registerKind(
   const base = `/restv2/game/:apiKey/manage/${path}`;
   const tags = ['manage'];
   const auth = (level: Level) => ({ auth: { permission: [permission, level] as [string, Level] } });
-  const write = (level: Level) => ({ ...auth(level), auditInline: true });
+  const write = (level: Level) => ({ ...auth(level), audit: 'manage' as const, auditInline: true });
   const Params = Type.Object({ apiKey: ApiKey });
   const ItemParams = Type.Object({ apiKey: ApiKey, shortCode: Type.String({ minLength: 1, maxLength: 64 }) });
   const Out = outSchema(kind);

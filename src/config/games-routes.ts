@@ -6,6 +6,7 @@ import { MyGames } from '../auth/route-schemas.js';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
 import { NO_BODY } from '../http/openapi.js';
+import { writePolicy } from '../http/route-policy.js';
 import { createGame, deleteGame, endpointsOf, getGame, listDeletedGames, restoreGame } from './games.js';
 
 const GAME = {
@@ -42,6 +43,9 @@ const EndpointsOut = Type.Object(
   },
 );
 
+/** Creating, deleting and restoring games: audited under game; games and their groups feed credential checks. */
+const GAME_WRITE = writePolicy('game', ['auth']);
+
 export function registerGameRoutes(app: App, ctx: Context): void {
   const { pool } = ctx.store;
   const tags = ['games'];
@@ -50,7 +54,7 @@ export function registerGameRoutes(app: App, ctx: Context): void {
   app.post(
     '/restv2/games',
     {
-      config: anyUser,
+      config: { ...anyUser, ...GAME_WRITE },
       schema: {
         tags,
         operationId: 'createGame',
@@ -118,7 +122,7 @@ export function registerGameRoutes(app: App, ctx: Context): void {
   app.delete(
     '/restv2/game/:apiKey',
     {
-      config: { auth: { permission: ['game', 2] } },
+      config: { auth: { permission: ['game', 2] }, ...GAME_WRITE },
       schema: {
         tags,
         operationId: 'deleteGame',
@@ -135,7 +139,7 @@ export function registerGameRoutes(app: App, ctx: Context): void {
   app.post(
     '/restv2/game/:apiKey/restore',
     {
-      config: anyUser,
+      config: { ...anyUser, ...GAME_WRITE },
       schema: {
         tags,
         operationId: 'restoreGame',
