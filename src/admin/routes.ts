@@ -1,6 +1,5 @@
 // The game administration registrar: snapshots, publishing, admin screens, push tests, the audit log and its hook.
 import { readFileSync } from 'node:fs';
-import { loadFullConfig } from '../config/config-store.js';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
 import { registerAuditHook } from './audit-hook.js';
@@ -23,7 +22,7 @@ function pushSettingsOf(ctx: Context): PushSettings {
 
 /** Registers every administration route of the config role, and the app-wide audit hook. */
 export function registerAdminRoutes(app: App, ctx: Context): void {
-  registerAuditHook(app, ctx, loadFullConfig);
+  registerAuditHook(app, ctx);
   registerAuditRoutes(app, ctx);
   registerSnapshotRoutes(app, ctx, {
     kind: 'game',

@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
 import { NO_BODY } from '../http/openapi.js';
 import { writePolicy } from '../http/route-policy.js';
+import { writeAudit } from './config-audit.js';
 import { createGame, deleteGame, endpointsOf, getGame, listDeletedGames, restoreGame } from './games.js';
 
 const GAME = {
@@ -54,7 +55,8 @@ export function registerGameRoutes(app: App, ctx: Context): void {
   app.post(
     '/restv2/games',
     {
-      config: { ...anyUser, ...GAME_WRITE },
+      // The service records the creation with the new game's key, in its transaction.
+      config: { ...anyUser, ...GAME_WRITE, auditInline: true },
       schema: {
         tags,
         operationId: 'createGame',
@@ -79,6 +81,7 @@ export function registerGameRoutes(app: App, ctx: Context): void {
             principalOf(request).username,
             ctx.settings.clusters,
             ctx.clock(),
+            writeAudit(request, ctx.clock, 201),
           ),
         ),
   );

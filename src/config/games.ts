@@ -6,6 +6,7 @@ import { authErrors } from '../auth/errors.js';
 import { def } from '../errors.js';
 import type { ClusterSettings } from '../settings.js';
 import { withTransaction } from '../store/db.js';
+import type { RecordWrite } from './config-audit.js';
 
 export const RECYCLE_BIN_DAYS = 10;
 const DAY_MS = 24 * 3600 * 1000;
@@ -67,6 +68,7 @@ export async function createGame(
   owner: string,
   clusters: Record<string, ClusterSettings>,
   nowMs: number,
+  audit?: RecordWrite,
 ): Promise<Game> {
   const cluster = input.cluster ?? 'local';
   if (!clusters[cluster]) throw gameErrors.unknownCluster(cluster);
@@ -77,6 +79,8 @@ export async function createGame(
       [apiKey, input.name, cluster, owner, new Date(nowMs)],
     );
     await createDefaultGroups(client, apiKey);
+    // The new game's key is known here, in the transaction: its audit entry commits with it.
+    await audit?.(client, apiKey);
     return toGame(rows[0] as GameRow);
   });
 }

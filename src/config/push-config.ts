@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { authErrors } from '../auth/errors.js';
-import { changeGame, type Db } from './game-lock.js';
+import { type AuditWrap, changeGame, type Db } from './game-lock.js';
 import {
   describePushCredentials,
   openPushCredentials,
@@ -44,21 +44,27 @@ export async function savePushCredentials(
   apiKey: string,
   input: unknown,
   secretKey: string | undefined,
+  audit?: AuditWrap,
 ): Promise<PushCredentialsView> {
   const credentials = parsePushCredentials(input);
-  return changeGame(pool, apiKey, async (client) => {
-    if (!credentials.apple && !credentials.google) {
-      await client.query('DELETE FROM config_push_credentials WHERE api_key = $1', [apiKey]);
-      return {};
-    }
-    const sealed = sealPushCredentials(credentials, await pushCredentialsKey(client, secretKey), apiKey);
-    await client.query(
-      `INSERT INTO config_push_credentials (api_key, sealed) VALUES ($1, $2)
+  return changeGame(
+    pool,
+    apiKey,
+    async (client) => {
+      if (!credentials.apple && !credentials.google) {
+        await client.query('DELETE FROM config_push_credentials WHERE api_key = $1', [apiKey]);
+        return {};
+      }
+      const sealed = sealPushCredentials(credentials, await pushCredentialsKey(client, secretKey), apiKey);
+      await client.query(
+        `INSERT INTO config_push_credentials (api_key, sealed) VALUES ($1, $2)
        ON CONFLICT (api_key) DO UPDATE SET sealed = EXCLUDED.sealed`,
-      [apiKey, sealed],
-    );
-    return describePushCredentials(credentials);
-  });
+        [apiKey, sealed],
+      );
+      return describePushCredentials(credentials);
+    },
+    audit,
+  );
 }
 
 /** Internal (push notification tests): the game's push credentials opened; `{}` when none are configured. */

@@ -15,12 +15,14 @@ export function paramsWith<P extends Record<string, TSchema>>(extra: P) {
 
 /**
  * A configuration route's declaration: its permission (level 1 reads, level 2 writes); its writes are audited
- * under config and hold a concurrent configuration-write slot (rateClass config).
+ * under config (by the service, config-audit.ts) and hold a concurrent configuration-write slot (rateClass config).
  */
 export function need(key: string, level: Level) {
   return {
     auth: { permission: [key, level] as [string, Level] },
     audit: 'config' as const,
+    // Each write's service records its entry in the write's transaction (config-audit.ts).
+    auditInline: true,
     rateClass: 'config' as const,
   };
 }

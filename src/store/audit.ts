@@ -156,3 +156,30 @@ function toEntry(r: AuditRow): AuditEntry {
   if (r.after !== null) entry.after = r.after;
   return entry;
 }
+
+// Query parameters that may carry credentials; their values never reach the log.
+const SECRET_PARAM = /token|secret|password|jwt|key/i;
+
+/** The request path with credential-like query values replaced, so the log never holds a secret. */
+export function redactPath(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  for (const key of [...params.keys()]) if (SECRET_PARAM.test(key)) params.set(key, 'REDACTED');
+  const query = params.toString();
+  return query ? `${url.slice(0, q)}?${query}` : url.slice(0, q);
+}
+
+// Keys of configuration documents that hold secrets (credentials, push keys); never copied into the log.
+const SECRET_KEY = /secret|password|private_?key|keypem|sealed|token/i;
+
+/** A deep copy with every secret-looking value replaced by "REDACTED". */
+export function redactSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactSecrets);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = SECRET_KEY.test(k) && v !== null && typeof v !== 'object' ? 'REDACTED' : redactSecrets(v);
+  }
+  return out;
+}
