@@ -3,10 +3,10 @@
 // A third probe times the authentication hook alone, in this process, on the credentials it is sent.
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { type AuthRequirement, authenticationHook } from '../src/auth/authenticate.js';
 import { createAuthBackend } from '../src/auth/backend.js';
 import type { Context } from '../src/context.js';
 import type { App } from '../src/http/app.js';
-import { type AuthRequirement, authenticationHook } from '../src/http/authenticate.js';
 import { createServer } from '../src/server.js';
 import { loadSettings } from '../src/settings.js';
 

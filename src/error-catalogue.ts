@@ -1,8 +1,9 @@
 // The one error catalogue as a static list: every code, status and description the API can answer. It is
 // joined from each module's own list (its errors.ts, which imports nothing but src/errors.ts), so the error
 // reference (docs/errors.md) and the uniqueness test read it without loading any room or building a server.
+
+import { adminCatalogue } from './admin/errors.js';
 import { authCatalogue } from './auth/errors.js';
-import { adminCatalogue } from './config/admin-errors.js';
 import { configCatalogue } from './config/errors.js';
 import { pushCatalogue } from './config/push/errors.js';
 import { type CatalogueEntry, foundationCatalogue } from './errors.js';

@@ -1,23 +1,24 @@
 // Assembles one Playbase process: store → migrations → administrator → app with the configured roles.
 import { readFileSync } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
+import { registerAuditHook } from './admin/audit-hook.js';
+import { registerAdminRoutes } from './admin/routes.js';
 import type { AuthBackend } from './auth/backend.js';
 import { type BootstrapResult, ensureAdministrator } from './auth/bootstrap.js';
 import { registerAuthRoutes } from './auth/routes.js';
 import { registerTokenPurge } from './auth/token-purge.js';
 import { inline, pooled } from './compute/compute.js';
 import { ComputePool } from './compute/pool.js';
-import { registerAdminRoutes } from './config/admin-routes.js';
-import { registerAuditHook } from './config/audit-hook.js';
 import { registerGameRoutes } from './config/games-routes.js';
 import { registerConfigRoutes } from './config/routes.js';
 import type { Context } from './context.js';
 import { errors } from './errors.js';
 import { type App, buildApp, type RoleRegistrar } from './http/app.js';
-import { registerPlatformLayers } from './http/platform.js';
+import { registerWithPolicy } from './http/route-policy.js';
 import { createMetrics } from './metrics/metrics.js';
 import { registerDataAndExports } from './nosql/data-and-exports.js';
 import { registerNosqlRoutes } from './nosql/routes.js';
+import { registerPlatformLayers } from './platform/platform.js';
 import { registerRuntimeRoutes } from './runtime/routes.js';
 import type { Settings } from './settings.js';
 import { openStore, type Store } from './store/db.js';
@@ -82,7 +83,9 @@ function registrarsFor(settings: Settings): RoleRegistrar[] {
       });
     });
     registrars.push(registerDataAndExports);
-    registrars.push((app, ctx) => registerRuntimeRoutes(app, ctx));
+    registrars.push((app, ctx) =>
+      registerWithPolicy(app, { rateClass: 'runtime' }, (scope) => registerRuntimeRoutes(scope, ctx)),
+    );
   }
   return registrars;
 }

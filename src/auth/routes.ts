@@ -2,8 +2,8 @@
 import { Type } from 'typebox';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
-import { principalOf } from '../http/authenticate.js';
 import { createAccount, getAccount, listAccounts, updateAccount } from './accounts.js';
+import { principalOf } from './authenticate.js';
 import type { AuthBackend } from './backend.js';
 import * as collab from './collaborators.js';
 import { authErrors } from './errors.js';
@@ -21,7 +21,7 @@ import {
   GroupOut,
   MyGames,
 } from './route-schemas.js';
-import { ApiKeyParams, Message, registerSession } from './session-routes.js';
+import { ApiKeyParams, AUTH_WRITE, Message, registerSession } from './session-routes.js';
 
 // A JWT is bound to one game: the routes of the caller's account take Basic or an access token.
 const anyCredential = { auth: { anyUser: true, credentials: ['basic', 'token'] as ('basic' | 'token')[] } };
@@ -75,7 +75,7 @@ function registerAccounts(app: App, ctx: Context): void {
   app.post(
     '/restv2/auth/users',
     {
-      config: admin,
+      config: { ...admin, ...AUTH_WRITE },
       schema: {
         tags: ['auth'],
         operationId: 'createAccount',
@@ -126,7 +126,7 @@ function registerAccounts(app: App, ctx: Context): void {
   app.put(
     '/restv2/auth/users/:username',
     {
-      config: admin,
+      config: { ...admin, ...AUTH_WRITE },
       schema: {
         tags: ['auth'],
         operationId: 'updateAccount',
@@ -190,7 +190,7 @@ function registerGameAccess(app: App, ctx: Context): void {
   app.post(
     `${base}/groups`,
     {
-      config: game('admin.permissions', 2),
+      config: { ...game('admin.permissions', 2), ...AUTH_WRITE },
       schema: {
         tags,
         operationId: 'createGroup',
@@ -226,7 +226,7 @@ function registerGameAccess(app: App, ctx: Context): void {
   app.put(
     `${base}/groups/:name`,
     {
-      config: game('admin.permissions', 2),
+      config: { ...game('admin.permissions', 2), ...AUTH_WRITE },
       schema: {
         tags,
         operationId: 'updateGroup',
@@ -248,7 +248,7 @@ function registerGameAccess(app: App, ctx: Context): void {
   app.delete(
     `${base}/groups/:name`,
     {
-      config: game('admin.permissions', 2),
+      config: { ...game('admin.permissions', 2), ...AUTH_WRITE },
       schema: {
         tags,
         operationId: 'deleteGroup',
@@ -290,7 +290,7 @@ function registerCollaborators(app: App, ctx: Context): void {
   app.post(
     `${base}/collaborators`,
     {
-      config: game('admin.permissions', 2),
+      config: { ...game('admin.permissions', 2), ...AUTH_WRITE },
       schema: {
         tags,
         operationId: 'addCollaborator',
@@ -320,7 +320,7 @@ function registerCollaborators(app: App, ctx: Context): void {
   app.put(
     `${base}/collaborators/:email`,
     {
-      config: game('admin.permissions', 2),
+      config: { ...game('admin.permissions', 2), ...AUTH_WRITE },
       schema: {
         tags,
         operationId: 'updateCollaborator',
@@ -342,7 +342,7 @@ function registerCollaborators(app: App, ctx: Context): void {
   app.delete(
     `${base}/collaborators/:email`,
     {
-      config: game('admin.permissions', 2),
+      config: { ...game('admin.permissions', 2), ...AUTH_WRITE },
       schema: {
         tags,
         operationId: 'removeCollaborator',
@@ -359,7 +359,7 @@ function registerCollaborators(app: App, ctx: Context): void {
   app.put(
     `${base}/owner`,
     {
-      config: game('admin.permissions', 2),
+      config: { ...game('admin.permissions', 2), ...AUTH_WRITE },
       schema: {
         tags,
         operationId: 'transferOwnership',

@@ -2,9 +2,10 @@
 import { Type } from 'typebox';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
-import { principalOf } from '../http/authenticate.js';
 import { NO_BODY } from '../http/openapi.js';
+import { writePolicy } from '../http/route-policy.js';
 import { changeOwnPassword, getAccount } from './accounts.js';
+import { principalOf } from './authenticate.js';
 import type { AuthBackend } from './backend.js';
 import { authErrors } from './errors.js';
 import { resolveGameAccess } from './game-access.js';
@@ -17,6 +18,9 @@ import {
   issueAccessToken,
   revokeAccessToken,
 } from './tokens.js';
+
+/** Writes to accounts, tokens and sessions: audited under auth; remembered credential checks go stale. */
+export const AUTH_WRITE = writePolicy('auth', ['auth']);
 
 const JWT_MAX_SECONDS = 3600;
 export const Message = Type.Object({ message: Type.String() }, { examples: [{ message: 'SUCCESS' }] });
@@ -126,7 +130,7 @@ export function registerSession(app: App, ctx: Context, backend: AuthBackend): v
   app.delete(
     '/restv2/auth/user',
     {
-      config: { auth: { credentials: ['token'], anyUser: true } },
+      config: { auth: { credentials: ['token'], anyUser: true }, ...AUTH_WRITE },
       schema: {
         tags: ['auth'],
         operationId: 'logout',
@@ -142,7 +146,8 @@ export function registerSession(app: App, ctx: Context, backend: AuthBackend): v
   app.get(
     '/restv2/auth/user/token',
     {
-      config: { auth: { credentials: ['token'], anyUser: true } },
+      // A split config server checking its caller's token: the caller's request has been counted already.
+      config: { auth: { credentials: ['token'], anyUser: true }, rateClass: 'none' },
       schema: {
         tags: ['auth'],
         operationId: 'checkAccessToken',
@@ -158,7 +163,7 @@ export function registerSession(app: App, ctx: Context, backend: AuthBackend): v
   app.put(
     '/restv2/auth/user/password',
     {
-      config: { auth: { credentials: ['basic', 'token'], anyUser: true } },
+      config: { auth: { credentials: ['basic', 'token'], anyUser: true }, ...AUTH_WRITE },
       schema: {
         tags: ['auth'],
         operationId: 'changePassword',
@@ -186,7 +191,7 @@ export function registerSession(app: App, ctx: Context, backend: AuthBackend): v
   app.delete(
     '/restv2/auth/user/sessions',
     {
-      config: { auth: { credentials: ['basic', 'token'], anyUser: true } },
+      config: { auth: { credentials: ['basic', 'token'], anyUser: true }, ...AUTH_WRITE },
       schema: {
         tags: ['auth'],
         operationId: 'endSessions',
@@ -263,7 +268,7 @@ export function registerSession(app: App, ctx: Context, backend: AuthBackend): v
   app.post(
     '/restv2/auth/keys/rotate',
     {
-      config: { auth: { admin: true, credentials: ['basic', 'token'] } },
+      config: { auth: { admin: true, credentials: ['basic', 'token'] }, ...AUTH_WRITE },
       schema: {
         tags: ['auth'],
         operationId: 'rotateSigningKey',

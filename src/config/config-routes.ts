@@ -4,6 +4,7 @@ import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
 import { listOf, NO_BODY } from '../http/openapi.js';
 import { withTransaction } from '../store/db.js';
+import { configAudit } from './config-audit.js';
 import { loadConfigSummary, loadFullConfig, replaceFullConfig } from './config-store.js';
 import {
   CREDENTIAL_EXAMPLE,
@@ -100,7 +101,11 @@ export function registerWholeConfigRoutes(app: App, ctx: Context): void {
       },
     },
     async (request) =>
-      withTransaction(pool, (client) => replaceFullConfig(client, request.params.apiKey, request.body)),
+      withTransaction(pool, (client) =>
+        replaceFullConfig(client, request.params.apiKey, request.body, {
+          audit: configAudit(request, ctx.clock),
+        }),
+      ),
   );
   registerCredentialRoutes(app, ctx);
   registerPushCredentialRoutes(app, ctx);
@@ -147,7 +152,16 @@ function registerCredentialRoutes(app: App, ctx: Context): void {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await createCredential(pool, request.params.apiKey, request.body.name)),
+      reply
+        .code(201)
+        .send(
+          await createCredential(
+            pool,
+            request.params.apiKey,
+            request.body.name,
+            configAudit(request, ctx.clock, 201),
+          ),
+        ),
   );
   app.get(
     `${base}/:name`,
@@ -176,7 +190,13 @@ function registerCredentialRoutes(app: App, ctx: Context): void {
         response: { 200: Secret },
       },
     },
-    async (request) => resetCredentialSecret(pool, request.params.apiKey, request.params.name),
+    async (request) =>
+      resetCredentialSecret(
+        pool,
+        request.params.apiKey,
+        request.params.name,
+        configAudit(request, ctx.clock),
+      ),
   );
   app.delete(
     `${base}/:name`,
@@ -191,7 +211,12 @@ function registerCredentialRoutes(app: App, ctx: Context): void {
       },
     },
     async (request) => {
-      await deleteCredential(pool, request.params.apiKey, request.params.name);
+      await deleteCredential(
+        pool,
+        request.params.apiKey,
+        request.params.name,
+        configAudit(request, ctx.clock),
+      );
       return SUCCESS;
     },
   );
@@ -254,6 +279,13 @@ function registerPushCredentialRoutes(app: App, ctx: Context): void {
         response: { 200: PushView },
       },
     },
-    async (request) => savePushCredentials(pool, request.params.apiKey, request.body, ctx.settings.secretKey),
+    async (request) =>
+      savePushCredentials(
+        pool,
+        request.params.apiKey,
+        request.body,
+        ctx.settings.secretKey,
+        configAudit(request, ctx.clock),
+      ),
   );
 }

@@ -13,7 +13,14 @@ import {
 } from './config-build.js';
 import { type ConfigDoc, type FullConfig, FullConfigInput } from './config-types.js';
 import { type Issue, idIssues, shapeIssues, throwIfIssues, validateConfigDoc } from './config-validate.js';
-import { bumpConfigVersion, changeGame, type Db, getConfigVersion, lockGame } from './game-lock.js';
+import {
+  type AuditWrap,
+  bumpConfigVersion,
+  changeGame,
+  type Db,
+  getConfigVersion,
+  lockGame,
+} from './game-lock.js';
 import { listCredentials, replaceCredentials } from './server-credentials.js';
 
 type FullConfigBody = Static<typeof FullConfigInput>;
@@ -53,14 +60,20 @@ export async function changeConfig<T>(
   pool: pg.Pool,
   apiKey: string,
   change: (doc: ConfigDoc) => T,
+  audit?: AuditWrap,
 ): Promise<T> {
-  return changeGame(pool, apiKey, async (client) => {
-    const doc = await loadConfigDoc(client, apiKey);
-    const result = change(doc);
-    throwIfIssues(validateConfigDoc(doc));
-    await writeConfigDoc(client, apiKey, doc);
-    return result;
-  });
+  return changeGame(
+    pool,
+    apiKey,
+    async (client) => {
+      const doc = await loadConfigDoc(client, apiKey);
+      const result = change(doc);
+      throwIfIssues(validateConfigDoc(doc));
+      await writeConfigDoc(client, apiKey, doc);
+      return result;
+    },
+    audit,
+  );
 }
 
 /** The whole configuration, as GET /config?full=true answers it: credentials by name, never their secrets. */
@@ -75,6 +88,8 @@ export interface ReplaceOptions {
    * over the hashes the game holds now.
    */
   credentialHashes?: Record<string, string>;
+  /** Writes the change's audit entry (config-audit.ts) on the same client, once the document is valid. */
+  audit?: AuditWrap | undefined;
 }
 
 /**
@@ -104,8 +119,11 @@ export async function replaceFullConfig(
   await client.query('SAVEPOINT replace_full_config');
   try {
     await lockGame(client, apiKey);
-    await writeConfigDoc(client, apiKey, doc);
-    await replaceCredentials(client, apiKey, names, options.credentialHashes ?? {});
+    const write = async () => {
+      await writeConfigDoc(client, apiKey, doc);
+      await replaceCredentials(client, apiKey, names, options.credentialHashes ?? {});
+    };
+    await (options.audit ? options.audit(client, apiKey, write) : write());
     await bumpConfigVersion(client, apiKey);
     await client.query('RELEASE SAVEPOINT replace_full_config');
   } catch (e) {

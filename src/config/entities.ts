@@ -24,7 +24,7 @@ import {
 } from './config-validate.js';
 import { configErrors } from './errors.js';
 import { shortCodeIssues } from './events.js';
-import type { Db } from './game-lock.js';
+import type { AuditWrap, Db } from './game-lock.js';
 
 interface Entity {
   '@id': string;
@@ -91,34 +91,52 @@ export async function createEntity<T extends Entity, B extends { '@id'?: string 
   apiKey: string,
   kind: EntityKind<T, B>,
   body: B,
+  audit?: AuditWrap,
 ): Promise<T> {
-  return changeConfig(pool, apiKey, (doc) => {
-    const entity = kind.build(body);
-    throwIfIssues([...idIssues(body['@id'], entity['@id'], '@id'), ...kind.validate(entity, doc)]);
-    const list = listOf(doc, kind);
-    if (list.some((e) => e.shortCode === entity.shortCode)) throw configErrors.duplicate(entity['@id']);
-    list.push(entity);
-    return entity;
-  });
+  return changeConfig(
+    pool,
+    apiKey,
+    (doc) => {
+      const entity = kind.build(body);
+      throwIfIssues([...idIssues(body['@id'], entity['@id'], '@id'), ...kind.validate(entity, doc)]);
+      const list = listOf(doc, kind);
+      if (list.some((e) => e.shortCode === entity.shortCode)) throw configErrors.duplicate(entity['@id']);
+      list.push(entity);
+      return entity;
+    },
+    audit,
+  );
 }
 
 /** Changes only the fields sent (an array sent replaces the whole array). */
 export async function updateEntity<
   T extends Entity,
   B extends { '@id'?: string | undefined; shortCode: string },
->(pool: pg.Pool, apiKey: string, kind: EntityKind<T, B>, shortCode: string, patch: Partial<B>): Promise<T> {
-  return changeConfig(pool, apiKey, (doc) => {
-    const current = find(doc, kind, shortCode);
-    const next = kind.build({ ...(current as unknown as B), ...patch, shortCode });
-    throwIfIssues([
-      ...shortCodeIssues(patch.shortCode, shortCode),
-      ...idIssues(patch['@id'], current['@id'], '@id'),
-      ...kind.validate(next, doc),
-    ]);
-    const list = listOf(doc, kind);
-    list[list.indexOf(current)] = next;
-    return next;
-  });
+>(
+  pool: pg.Pool,
+  apiKey: string,
+  kind: EntityKind<T, B>,
+  shortCode: string,
+  patch: Partial<B>,
+  audit?: AuditWrap,
+): Promise<T> {
+  return changeConfig(
+    pool,
+    apiKey,
+    (doc) => {
+      const current = find(doc, kind, shortCode);
+      const next = kind.build({ ...(current as unknown as B), ...patch, shortCode });
+      throwIfIssues([
+        ...shortCodeIssues(patch.shortCode, shortCode),
+        ...idIssues(patch['@id'], current['@id'], '@id'),
+        ...kind.validate(next, doc),
+      ]);
+      const list = listOf(doc, kind);
+      list[list.indexOf(current)] = next;
+      return next;
+    },
+    audit,
+  );
 }
 
 export async function deleteEntity<T extends Entity, B>(
@@ -126,12 +144,18 @@ export async function deleteEntity<T extends Entity, B>(
   apiKey: string,
   kind: EntityKind<T, B>,
   shortCode: string,
+  audit?: AuditWrap,
 ): Promise<void> {
-  await changeConfig(pool, apiKey, (doc) => {
-    const entity = find(doc, kind, shortCode);
-    const by = referrersOf(doc, entity['@id']);
-    if (by.length > 0) throw configErrors.inUse(entity['@id'], by);
-    const list = listOf(doc, kind);
-    list.splice(list.indexOf(entity), 1);
-  });
+  await changeConfig(
+    pool,
+    apiKey,
+    (doc) => {
+      const entity = find(doc, kind, shortCode);
+      const by = referrersOf(doc, entity['@id']);
+      if (by.length > 0) throw configErrors.inUse(entity['@id'], by);
+      const list = listOf(doc, kind);
+      list.splice(list.indexOf(entity), 1);
+    },
+    audit,
+  );
 }

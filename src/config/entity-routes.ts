@@ -3,6 +3,7 @@ import type { TSchema } from 'typebox';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
 import { listOf } from '../http/openapi.js';
+import { configAudit } from './config-audit.js';
 import {
   IndexedTypeInput,
   IndexedTypeOut,
@@ -109,7 +110,17 @@ function registerOne(app: App, ctx: Context, e: EntityRoutes): void {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await createEntity(pool, request.params.apiKey, e.kind, request.body)),
+      reply
+        .code(201)
+        .send(
+          await createEntity(
+            pool,
+            request.params.apiKey,
+            e.kind,
+            request.body,
+            configAudit(request, ctx.clock, 201),
+          ),
+        ),
   );
   app.get(
     one,
@@ -139,7 +150,14 @@ function registerOne(app: App, ctx: Context, e: EntityRoutes): void {
         response: { 200: e.output },
       },
       handler: async (request) =>
-        updateEntity(pool, request.params.apiKey, e.kind, request.params.shortCode, request.body as object),
+        updateEntity(
+          pool,
+          request.params.apiKey,
+          e.kind,
+          request.params.shortCode,
+          request.body as object,
+          configAudit(request, ctx.clock),
+        ),
     });
   }
   app.delete(
@@ -155,7 +173,13 @@ function registerOne(app: App, ctx: Context, e: EntityRoutes): void {
       },
     },
     async (request) => {
-      await deleteEntity(pool, request.params.apiKey, e.kind, request.params.shortCode);
+      await deleteEntity(
+        pool,
+        request.params.apiKey,
+        e.kind,
+        request.params.shortCode,
+        configAudit(request, ctx.clock),
+      );
       return SUCCESS;
     },
   );

@@ -2,6 +2,7 @@
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
 import { listOf } from '../http/openapi.js';
+import { configAudit } from './config-audit.js';
 import { AttributeInput, AttributeOut, EventInput, EventOut, partialOf, ShortCode } from './config-types.js';
 import {
   createAttribute,
@@ -61,7 +62,11 @@ export function registerEventRoutes(app: App, ctx: Context): void {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await createEvent(pool, request.params.apiKey, request.body)),
+      reply
+        .code(201)
+        .send(
+          await createEvent(pool, request.params.apiKey, request.body, configAudit(request, ctx.clock, 201)),
+        ),
   );
   app.get(
     EVENT,
@@ -92,7 +97,13 @@ export function registerEventRoutes(app: App, ctx: Context): void {
         response: { 200: EventOut },
       },
       handler: async (request) =>
-        updateEvent(pool, request.params.apiKey, request.params.eventShortCode, request.body),
+        updateEvent(
+          pool,
+          request.params.apiKey,
+          request.params.eventShortCode,
+          request.body,
+          configAudit(request, ctx.clock),
+        ),
     });
   }
   app.delete(
@@ -108,7 +119,12 @@ export function registerEventRoutes(app: App, ctx: Context): void {
       },
     },
     async (request) => {
-      await deleteEvent(pool, request.params.apiKey, request.params.eventShortCode);
+      await deleteEvent(
+        pool,
+        request.params.apiKey,
+        request.params.eventShortCode,
+        configAudit(request, ctx.clock),
+      );
       return SUCCESS;
     },
   );
@@ -146,7 +162,17 @@ function registerAttributeRoutes(app: App, ctx: Context): void {
     },
     async (request, reply) => {
       const { apiKey, eventShortCode } = request.params;
-      return reply.code(201).send(await createAttribute(pool, apiKey, eventShortCode, request.body));
+      return reply
+        .code(201)
+        .send(
+          await createAttribute(
+            pool,
+            apiKey,
+            eventShortCode,
+            request.body,
+            configAudit(request, ctx.clock, 201),
+          ),
+        );
     },
   );
   app.get(
@@ -181,7 +207,14 @@ function registerAttributeRoutes(app: App, ctx: Context): void {
       },
       handler: async (request) => {
         const { apiKey, eventShortCode, attributeShortCode } = request.params;
-        return updateAttribute(pool, apiKey, eventShortCode, attributeShortCode, request.body);
+        return updateAttribute(
+          pool,
+          apiKey,
+          eventShortCode,
+          attributeShortCode,
+          request.body,
+          configAudit(request, ctx.clock),
+        );
       },
     });
   }
@@ -199,7 +232,13 @@ function registerAttributeRoutes(app: App, ctx: Context): void {
     },
     async (request) => {
       const { apiKey, eventShortCode, attributeShortCode } = request.params;
-      await deleteAttribute(pool, apiKey, eventShortCode, attributeShortCode);
+      await deleteAttribute(
+        pool,
+        apiKey,
+        eventShortCode,
+        attributeShortCode,
+        configAudit(request, ctx.clock),
+      );
       return SUCCESS;
     },
   );

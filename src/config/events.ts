@@ -12,7 +12,7 @@ import {
   validateEvent,
 } from './config-validate.js';
 import { configErrors } from './errors.js';
-import type { Db } from './game-lock.js';
+import type { AuditWrap, Db } from './game-lock.js';
 
 export type EventPatch = Partial<EventBody>;
 export type AttributePatch = Partial<AttributeBody>;
@@ -58,19 +58,29 @@ export async function getEvent(db: Db, apiKey: string, shortCode: string): Promi
   return findEvent(await loadConfigDoc(db, apiKey), shortCode);
 }
 
-export async function createEvent(pool: pg.Pool, apiKey: string, body: EventBody): Promise<GameEvent> {
-  return changeConfig(pool, apiKey, (doc) => {
-    const event = buildEvent(body);
-    throwIfIssues([
-      ...idIssues(body['@id'], event['@id'], '@id'),
-      ...attributeIdIssues(body.shortCode, body['~attributes']),
-      ...validateEvent(event, ''),
-    ]);
-    if (doc['~events'].some((e) => e.shortCode === event.shortCode))
-      throw configErrors.duplicate(event['@id']);
-    doc['~events'].push(event);
-    return event;
-  });
+export async function createEvent(
+  pool: pg.Pool,
+  apiKey: string,
+  body: EventBody,
+  audit?: AuditWrap,
+): Promise<GameEvent> {
+  return changeConfig(
+    pool,
+    apiKey,
+    (doc) => {
+      const event = buildEvent(body);
+      throwIfIssues([
+        ...idIssues(body['@id'], event['@id'], '@id'),
+        ...attributeIdIssues(body.shortCode, body['~attributes']),
+        ...validateEvent(event, ''),
+      ]);
+      if (doc['~events'].some((e) => e.shortCode === event.shortCode))
+        throw configErrors.duplicate(event['@id']);
+      doc['~events'].push(event);
+      return event;
+    },
+    audit,
+  );
 }
 
 /** Changes only the fields sent; `~attributes`, when sent, becomes the event's whole attribute list. */
@@ -79,32 +89,48 @@ export async function updateEvent(
   apiKey: string,
   shortCode: string,
   patch: EventPatch,
+  audit?: AuditWrap,
 ): Promise<GameEvent> {
-  return changeConfig(pool, apiKey, (doc) => {
-    const current = findEvent(doc, shortCode);
-    const next = buildEvent({ ...current, ...patch, shortCode });
-    throwIfIssues([
-      ...shortCodeIssues(patch.shortCode, shortCode),
-      ...idIssues(patch['@id'], current['@id'], '@id'),
-      ...attributeIdIssues(shortCode, patch['~attributes']),
-      ...validateEvent(next, ''),
-    ]);
-    const kept = new Set(next['~attributes'].map((a) => a['@id']));
-    assertUnreferenced(
-      doc,
-      current['~attributes'].map((a) => a['@id']).filter((id) => !kept.has(id)),
-    );
-    doc['~events'][doc['~events'].indexOf(current)] = next;
-    return next;
-  });
+  return changeConfig(
+    pool,
+    apiKey,
+    (doc) => {
+      const current = findEvent(doc, shortCode);
+      const next = buildEvent({ ...current, ...patch, shortCode });
+      throwIfIssues([
+        ...shortCodeIssues(patch.shortCode, shortCode),
+        ...idIssues(patch['@id'], current['@id'], '@id'),
+        ...attributeIdIssues(shortCode, patch['~attributes']),
+        ...validateEvent(next, ''),
+      ]);
+      const kept = new Set(next['~attributes'].map((a) => a['@id']));
+      assertUnreferenced(
+        doc,
+        current['~attributes'].map((a) => a['@id']).filter((id) => !kept.has(id)),
+      );
+      doc['~events'][doc['~events'].indexOf(current)] = next;
+      return next;
+    },
+    audit,
+  );
 }
 
-export async function deleteEvent(pool: pg.Pool, apiKey: string, shortCode: string): Promise<void> {
-  await changeConfig(pool, apiKey, (doc) => {
-    const event = findEvent(doc, shortCode);
-    assertUnreferenced(doc, [event['@id']]);
-    doc['~events'].splice(doc['~events'].indexOf(event), 1);
-  });
+export async function deleteEvent(
+  pool: pg.Pool,
+  apiKey: string,
+  shortCode: string,
+  audit?: AuditWrap,
+): Promise<void> {
+  await changeConfig(
+    pool,
+    apiKey,
+    (doc) => {
+      const event = findEvent(doc, shortCode);
+      assertUnreferenced(doc, [event['@id']]);
+      doc['~events'].splice(doc['~events'].indexOf(event), 1);
+    },
+    audit,
+  );
 }
 
 export async function listAttributes(db: Db, apiKey: string, event: string): Promise<EventAttribute[]> {
@@ -125,17 +151,23 @@ export async function createAttribute(
   apiKey: string,
   event: string,
   body: AttributeBody,
+  audit?: AuditWrap,
 ): Promise<EventAttribute> {
-  return changeConfig(pool, apiKey, (doc) => {
-    const owner = findEvent(doc, event);
-    const attribute = buildAttribute(event, body);
-    throwIfIssues([...idIssues(body['@id'], attribute['@id'], '@id'), ...validateAttribute(attribute, '')]);
-    if (owner['~attributes'].some((a) => a.shortCode === attribute.shortCode)) {
-      throw configErrors.duplicate(attribute['@id']);
-    }
-    owner['~attributes'].push(attribute);
-    return attribute;
-  });
+  return changeConfig(
+    pool,
+    apiKey,
+    (doc) => {
+      const owner = findEvent(doc, event);
+      const attribute = buildAttribute(event, body);
+      throwIfIssues([...idIssues(body['@id'], attribute['@id'], '@id'), ...validateAttribute(attribute, '')]);
+      if (owner['~attributes'].some((a) => a.shortCode === attribute.shortCode)) {
+        throw configErrors.duplicate(attribute['@id']);
+      }
+      owner['~attributes'].push(attribute);
+      return attribute;
+    },
+    audit,
+  );
 }
 
 export async function updateAttribute(
@@ -144,19 +176,25 @@ export async function updateAttribute(
   event: string,
   shortCode: string,
   patch: AttributePatch,
+  audit?: AuditWrap,
 ): Promise<EventAttribute> {
-  return changeConfig(pool, apiKey, (doc) => {
-    const owner = findEvent(doc, event);
-    const current = findAttribute(owner, shortCode);
-    const next = buildAttribute(event, { ...current, ...patch, shortCode });
-    throwIfIssues([
-      ...shortCodeIssues(patch.shortCode, shortCode),
-      ...idIssues(patch['@id'], current['@id'], '@id'),
-      ...validateAttribute(next, ''),
-    ]);
-    owner['~attributes'][owner['~attributes'].indexOf(current)] = next;
-    return next;
-  });
+  return changeConfig(
+    pool,
+    apiKey,
+    (doc) => {
+      const owner = findEvent(doc, event);
+      const current = findAttribute(owner, shortCode);
+      const next = buildAttribute(event, { ...current, ...patch, shortCode });
+      throwIfIssues([
+        ...shortCodeIssues(patch.shortCode, shortCode),
+        ...idIssues(patch['@id'], current['@id'], '@id'),
+        ...validateAttribute(next, ''),
+      ]);
+      owner['~attributes'][owner['~attributes'].indexOf(current)] = next;
+      return next;
+    },
+    audit,
+  );
 }
 
 export async function deleteAttribute(
@@ -164,11 +202,17 @@ export async function deleteAttribute(
   apiKey: string,
   event: string,
   shortCode: string,
+  audit?: AuditWrap,
 ): Promise<void> {
-  await changeConfig(pool, apiKey, (doc) => {
-    const owner = findEvent(doc, event);
-    const attribute = findAttribute(owner, shortCode);
-    assertUnreferenced(doc, [attribute['@id']]);
-    owner['~attributes'].splice(owner['~attributes'].indexOf(attribute), 1);
-  });
+  await changeConfig(
+    pool,
+    apiKey,
+    (doc) => {
+      const owner = findEvent(doc, event);
+      const attribute = findAttribute(owner, shortCode);
+      assertUnreferenced(doc, [attribute['@id']]);
+      owner['~attributes'].splice(owner['~attributes'].indexOf(attribute), 1);
+    },
+    audit,
+  );
 }

@@ -26,17 +26,25 @@ export async function bumpConfigVersion(client: pg.PoolClient, apiKey: string): 
 }
 
 /**
- * Runs one configuration change atomically: lock the game, change, raise the version, commit. Concurrent
- * writers to one game wait for each other, so no acknowledged change is lost.
+ * Runs a change on the write's client with its audit entry: the configuration read before and after it and the
+ * entry written on the same client (config-audit.ts), so the entry commits or rolls back with the change.
+ */
+export type AuditWrap = <T>(client: pg.PoolClient, apiKey: string, change: () => Promise<T>) => Promise<T>;
+
+/**
+ * Runs one configuration change atomically: lock the game, change (audited when `audit` is given), raise the
+ * version, commit. Concurrent writers to one game wait for each other, so no acknowledged change is lost, and
+ * each audit entry's before and after are those of its own change.
  */
 export async function changeGame<T>(
   pool: pg.Pool,
   apiKey: string,
   change: (client: pg.PoolClient) => Promise<T>,
+  audit?: AuditWrap,
 ): Promise<T> {
   return withTransaction(pool, async (client) => {
     await lockGame(client, apiKey);
-    const result = await change(client);
+    const result = audit ? await audit(client, apiKey, () => change(client)) : await change(client);
     await bumpConfigVersion(client, apiKey);
     return result;
   });

@@ -1,11 +1,13 @@
 // Routes of the config role for games themselves: /restv2/games, /restv2/game/{apiKey}, endpoint discovery.
 import { Type } from 'typebox';
+import { principalOf } from '../auth/authenticate.js';
 import { listGamesOf } from '../auth/collaborators.js';
 import { MyGames } from '../auth/route-schemas.js';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
-import { principalOf } from '../http/authenticate.js';
 import { NO_BODY } from '../http/openapi.js';
+import { writePolicy } from '../http/route-policy.js';
+import { writeAudit } from './config-audit.js';
 import { createGame, deleteGame, endpointsOf, getGame, listDeletedGames, restoreGame } from './games.js';
 
 const GAME = {
@@ -42,6 +44,9 @@ const EndpointsOut = Type.Object(
   },
 );
 
+/** Creating, deleting and restoring games: audited under game; games and their groups feed credential checks. */
+const GAME_WRITE = writePolicy('game', ['auth']);
+
 export function registerGameRoutes(app: App, ctx: Context): void {
   const { pool } = ctx.store;
   const tags = ['games'];
@@ -50,7 +55,8 @@ export function registerGameRoutes(app: App, ctx: Context): void {
   app.post(
     '/restv2/games',
     {
-      config: anyUser,
+      // The service records the creation with the new game's key, in its transaction.
+      config: { ...anyUser, ...GAME_WRITE, auditInline: true },
       schema: {
         tags,
         operationId: 'createGame',
@@ -75,6 +81,7 @@ export function registerGameRoutes(app: App, ctx: Context): void {
             principalOf(request).username,
             ctx.settings.clusters,
             ctx.clock(),
+            writeAudit(request, ctx.clock, 201),
           ),
         ),
   );
@@ -118,7 +125,7 @@ export function registerGameRoutes(app: App, ctx: Context): void {
   app.delete(
     '/restv2/game/:apiKey',
     {
-      config: { auth: { permission: ['game', 2] } },
+      config: { auth: { permission: ['game', 2] }, ...GAME_WRITE },
       schema: {
         tags,
         operationId: 'deleteGame',
@@ -135,7 +142,7 @@ export function registerGameRoutes(app: App, ctx: Context): void {
   app.post(
     '/restv2/game/:apiKey/restore',
     {
-      config: anyUser,
+      config: { ...anyUser, ...GAME_WRITE },
       schema: {
         tags,
         operationId: 'restoreGame',

@@ -5,6 +5,7 @@ import { createDefaultGroups } from '../auth/collaborators.js';
 import { authErrors } from '../auth/errors.js';
 import type { ClusterSettings } from '../settings.js';
 import { withTransaction } from '../store/db.js';
+import type { RecordWrite } from './config-audit.js';
 import { gameErrors } from './errors.js';
 
 const RECYCLE_BIN_DAYS = 10;
@@ -52,6 +53,7 @@ export async function createGame(
   owner: string,
   clusters: Record<string, ClusterSettings>,
   nowMs: number,
+  audit?: RecordWrite,
 ): Promise<Game> {
   const cluster = input.cluster ?? 'local';
   if (!clusters[cluster]) throw gameErrors.unknownCluster(cluster);
@@ -62,6 +64,8 @@ export async function createGame(
       [apiKey, input.name, cluster, owner, new Date(nowMs)],
     );
     await createDefaultGroups(client, apiKey);
+    // The new game's key is known here, in the transaction: its audit entry commits with it.
+    await audit?.(client, apiKey);
     return toGame(rows[0] as GameRow);
   });
 }

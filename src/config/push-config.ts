@@ -2,7 +2,13 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { authErrors } from '../auth/errors.js';
-import { changeGame, type Db } from './game-lock.js';
+import {
+  deletePushCredentials,
+  ensureServerSecret,
+  readLiveGameSealedPushCredentials,
+  writeSealedPushCredentials,
+} from '../store/push-credentials.js';
+import { type AuditWrap, changeGame, type Db } from './game-lock.js';
 import {
   describePushCredentials,
   openPushCredentials,
@@ -22,15 +28,7 @@ const GENERATED_MASTER_KEY = 'master-key';
  */
 async function resolveMasterSecret(db: Db, secretKey: string | undefined): Promise<string> {
   if (secretKey) return secretKey;
-  // Concurrent first uses: one insert wins, everybody reads the winner.
-  await db.query('INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
-    GENERATED_MASTER_KEY,
-    randomBytes(32).toString('base64url'),
-  ]);
-  const { rows } = await db.query<{ value: string }>('SELECT value FROM server_secrets WHERE name = $1', [
-    GENERATED_MASTER_KEY,
-  ]);
-  return rows[0]?.value as string;
+  return ensureServerSecret(db, GENERATED_MASTER_KEY, randomBytes(32).toString('base64url'));
 }
 
 /** The key push credentials are sealed with: deriveKey(master secret, 'push-credentials'). */
@@ -44,21 +42,23 @@ export async function savePushCredentials(
   apiKey: string,
   input: unknown,
   secretKey: string | undefined,
+  audit?: AuditWrap,
 ): Promise<PushCredentialsView> {
   const credentials = parsePushCredentials(input);
-  return changeGame(pool, apiKey, async (client) => {
-    if (!credentials.apple && !credentials.google) {
-      await client.query('DELETE FROM config_push_credentials WHERE api_key = $1', [apiKey]);
-      return {};
-    }
-    const sealed = sealPushCredentials(credentials, await pushCredentialsKey(client, secretKey), apiKey);
-    await client.query(
-      `INSERT INTO config_push_credentials (api_key, sealed) VALUES ($1, $2)
-       ON CONFLICT (api_key) DO UPDATE SET sealed = EXCLUDED.sealed`,
-      [apiKey, sealed],
-    );
-    return describePushCredentials(credentials);
-  });
+  return changeGame(
+    pool,
+    apiKey,
+    async (client) => {
+      if (!credentials.apple && !credentials.google) {
+        await deletePushCredentials(client, apiKey);
+        return {};
+      }
+      const sealed = sealPushCredentials(credentials, await pushCredentialsKey(client, secretKey), apiKey);
+      await writeSealedPushCredentials(client, apiKey, sealed);
+      return describePushCredentials(credentials);
+    },
+    audit,
+  );
 }
 
 /** Internal (push notification tests): the game's push credentials opened; `{}` when none are configured. */
@@ -67,13 +67,9 @@ export async function loadPushCredentials(
   apiKey: string,
   secretKey: string | undefined,
 ): Promise<PushCredentials> {
-  const { rows } = await db.query<{ sealed: string | null }>(
-    `SELECT p.sealed FROM games g LEFT JOIN config_push_credentials p ON p.api_key = g.api_key
-     WHERE g.api_key = $1 AND g.deleted_at IS NULL`,
-    [apiKey],
-  );
-  if (!rows[0]) throw authErrors.gameNotFound(apiKey);
-  const sealed = rows[0].sealed;
+  const row = await readLiveGameSealedPushCredentials(db, apiKey);
+  if (!row) throw authErrors.gameNotFound(apiKey);
+  const sealed = row.sealed;
   if (!sealed) return {};
   return openPushCredentials(sealed, await pushCredentialsKey(db, secretKey), apiKey);
 }

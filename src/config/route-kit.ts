@@ -13,9 +13,18 @@ export function paramsWith<P extends Record<string, TSchema>>(extra: P) {
   return Type.Object({ apiKey: ApiKey, ...extra });
 }
 
-/** The route's permission: level 1 reads, level 2 writes. */
+/**
+ * A configuration route's declaration: its permission (level 1 reads, level 2 writes); its writes are audited
+ * under config (by the service, config-audit.ts) and hold a concurrent configuration-write slot (rateClass config).
+ */
 export function need(key: string, level: Level) {
-  return { auth: { permission: [key, level] as [string, Level] } };
+  return {
+    auth: { permission: [key, level] as [string, Level] },
+    audit: 'config' as const,
+    // Each write's service records its entry in the write's transaction (config-audit.ts).
+    auditInline: true,
+    rateClass: 'config' as const,
+  };
 }
 
 export const Message = Type.Object({ message: Type.String() }, { examples: [{ message: 'SUCCESS' }] });

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { ids } from './config-build.js';
 import type { CredentialView } from './config-types.js';
 import { configErrors } from './errors.js';
-import { changeGame, type Db } from './game-lock.js';
+import { type AuditWrap, changeGame, type Db } from './game-lock.js';
 
 export interface CreatedCredential extends CredentialView {
   secret: string;
@@ -69,45 +69,67 @@ export async function createCredential(
   pool: pg.Pool,
   apiKey: string,
   name: string,
+  audit?: AuditWrap,
 ): Promise<CreatedCredential> {
-  return changeGame(pool, apiKey, async (client) => {
-    if ((await loadCredentialHash(client, apiKey, name)) !== undefined) {
-      throw configErrors.duplicate(ids.credential(name));
-    }
-    const secret = newCredentialSecret();
-    await client.query(
-      `INSERT INTO config_credentials (api_key, name, secret_hash, position)
+  return changeGame(
+    pool,
+    apiKey,
+    async (client) => {
+      if ((await loadCredentialHash(client, apiKey, name)) !== undefined) {
+        throw configErrors.duplicate(ids.credential(name));
+      }
+      const secret = newCredentialSecret();
+      await client.query(
+        `INSERT INTO config_credentials (api_key, name, secret_hash, position)
        VALUES ($1, $2, $3, (SELECT coalesce(max(position), -1) + 1 FROM config_credentials WHERE api_key = $1))`,
-      [apiKey, name, hashCredentialSecret(secret)],
-    );
-    return { '@id': ids.credential(name), name, secret };
-  });
+        [apiKey, name, hashCredentialSecret(secret)],
+      );
+      return { '@id': ids.credential(name), name, secret };
+    },
+    audit,
+  );
 }
 
 export async function resetCredentialSecret(
   pool: pg.Pool,
   apiKey: string,
   name: string,
+  audit?: AuditWrap,
 ): Promise<{ secret: string }> {
-  return changeGame(pool, apiKey, async (client) => {
-    const secret = newCredentialSecret();
-    const { rowCount } = await client.query(
-      'UPDATE config_credentials SET secret_hash = $3 WHERE api_key = $1 AND name = $2',
-      [apiKey, name, hashCredentialSecret(secret)],
-    );
-    if (!rowCount) throw configErrors.credentialNotFound(name);
-    return { secret };
-  });
+  return changeGame(
+    pool,
+    apiKey,
+    async (client) => {
+      const secret = newCredentialSecret();
+      const { rowCount } = await client.query(
+        'UPDATE config_credentials SET secret_hash = $3 WHERE api_key = $1 AND name = $2',
+        [apiKey, name, hashCredentialSecret(secret)],
+      );
+      if (!rowCount) throw configErrors.credentialNotFound(name);
+      return { secret };
+    },
+    audit,
+  );
 }
 
-export async function deleteCredential(pool: pg.Pool, apiKey: string, name: string): Promise<void> {
-  await changeGame(pool, apiKey, async (client) => {
-    const { rowCount } = await client.query(
-      'DELETE FROM config_credentials WHERE api_key = $1 AND name = $2',
-      [apiKey, name],
-    );
-    if (!rowCount) throw configErrors.credentialNotFound(name);
-  });
+export async function deleteCredential(
+  pool: pg.Pool,
+  apiKey: string,
+  name: string,
+  audit?: AuditWrap,
+): Promise<void> {
+  await changeGame(
+    pool,
+    apiKey,
+    async (client) => {
+      const { rowCount } = await client.query(
+        'DELETE FROM config_credentials WHERE api_key = $1 AND name = $2',
+        [apiKey, name],
+      );
+      if (!rowCount) throw configErrors.credentialNotFound(name);
+    },
+    audit,
+  );
 }
 
 /**

@@ -6,8 +6,13 @@ import type { RateResult, RateScope, ReleaseSlot } from './types.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** 'data': the route is a data service call, counted per game a second instead of the management limits. */
-    rateClass?: 'data';
+    /**
+     * The route's limit class; default: management (counted per user and per game once authenticated).
+     * data: a data service call, counted per game a second. runtime: the runtime API, counted per game.
+     * config: a game configuration route; its POST, PUT and PATCH hold a concurrent-write slot.
+     * none: never counted (a split config server checking a caller's token has counted the request already).
+     */
+    rateClass?: 'data' | 'runtime' | 'config' | 'none';
   }
 }
 

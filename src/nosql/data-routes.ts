@@ -1,9 +1,9 @@
 // Routes of the key-value data service for one stage: {stageBaseUrl}/restv2/game/{gameApiKey}/data/**.
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { AuthRequirement } from '../auth/authenticate.js';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
-import type { AuthRequirement } from '../http/authenticate.js';
 import { documented } from '../http/openapi.js';
 import { fromWire, isDoc, toWire } from '../query/values.js';
 import { type DataCore, makeDataCore } from './data-core.js';

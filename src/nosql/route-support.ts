@@ -3,8 +3,8 @@
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { Type } from 'typebox';
+import type { AuthRequirement } from '../auth/authenticate.js';
 import type { Context } from '../context.js';
-import type { AuthRequirement } from '../http/authenticate.js';
 import type { Action, CollectionEntry, ConfiguredCollections } from './collections.js';
 import { makeCore, type NosqlCore } from './core.js';
 import type { DdlOptions } from './indexes.js';

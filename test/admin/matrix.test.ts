@@ -1,6 +1,6 @@
 // Every administration route × (no credential, expired token and JWT, wrong game, unknown game, too-low level, enough).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { registerAdminRoutes } from '../../src/config/admin-routes.js';
+import { registerAdminRoutes } from '../../src/admin/routes.js';
 import { type DeclaredRoute, declaredRoutes, describeMatrix, routeShape } from '../auth/matrix.js';
 import { ADMIN_ROWS, PUSH_ENV, PUSH_ROWS } from './matrix-rows.js';
 

@@ -10,7 +10,7 @@ import {
   type FcmPeer,
   startApnsPeer,
   startFcmPeer,
-} from '../../src/config/push/test-peers.test-util.js';
+} from '../../src/admin/push/test-peers.test-util.js';
 import { startWorld, type World } from './world.js';
 
 const APNS_TOKEN = 'a'.repeat(64);

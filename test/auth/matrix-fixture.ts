@@ -1,8 +1,8 @@
 // The world the authentication matrix runs in: accounts, two games, one collaborator per (key, level), credentials.
 import type { LightMyRequestResponse } from 'fastify';
+import type { CredentialKind } from '../../src/auth/authenticate.js';
 import type { Level } from '../../src/auth/permissions.js';
 import { issueAccessToken } from '../../src/auth/tokens.js';
-import type { CredentialKind } from '../../src/http/authenticate.js';
 import { ADMIN, basic, type TestServer } from '../harness.js';
 
 export interface Account {

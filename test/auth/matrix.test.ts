@@ -1,7 +1,7 @@
 // Every route of the auth role and the games routes × (no credential, expired, wrong game, too-low level, enough).
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { AuthRequirement } from '../../src/auth/authenticate.js';
 import { registerGameRoutes } from '../../src/config/games-routes.js';
-import type { AuthRequirement } from '../../src/http/authenticate.js';
 import {
   authRoutesRegistrar,
   type DeclaredRoute,

@@ -4,13 +4,13 @@
 import Fastify, { type LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuthRequirement, CredentialKind } from '../../src/auth/authenticate.js';
 import { createAuthBackend } from '../../src/auth/backend.js';
 import type { Level } from '../../src/auth/permissions.js';
 import { registerAuthRoutes } from '../../src/auth/routes.js';
 import { inline } from '../../src/compute/compute.js';
 import type { Context } from '../../src/context.js';
 import type { App, RoleRegistrar } from '../../src/http/app.js';
-import type { AuthRequirement, CredentialKind } from '../../src/http/authenticate.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { loadSettings } from '../../src/settings.js';
 import { startTestServer } from '../harness.js';

@@ -1,6 +1,6 @@
 // What every route of a running server requires, found from outside: ask without a credential (which kinds it
 // takes), then as a game member holding nothing (which key and level it names), then from the wrong game.
-import type { CredentialKind } from '../../src/http/authenticate.js';
+import type { CredentialKind } from '../../src/auth/authenticate.js';
 import type { TestServer } from '../harness.js';
 import {
   addCollaborator,

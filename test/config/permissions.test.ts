@@ -1,9 +1,9 @@
 // Every configuration route × (missing permission, JWT of another game, expired token, expired JWT, bad input, allowed).
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuthRequirement } from '../../src/auth/authenticate.js';
 import { registerConfigRoutes } from '../../src/config/routes.js';
 import type { App } from '../../src/http/app.js';
-import type { AuthRequirement } from '../../src/http/authenticate.js';
 import { basic } from '../harness.js';
 import { type ConfigWorld, type Headers, type Method, PASSWORD, startConfigWorld, tokenOf } from './world.js';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger, LightMyRequestResponse } from 'fastify';
-import { registerAdminRoutes } from '../../src/config/admin-routes.js';
+import { registerAdminRoutes } from '../../src/admin/routes.js';
 import type { RoleRegistrar } from '../../src/http/app.js';
 import { basic, startTestServer, type TestServer } from '../harness.js';
 

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLoopbackTls } from '../../src/config/push/test-peers.test-util.js';
+import { createLoopbackTls } from '../../src/admin/push/test-peers.test-util.js';
 import type { App } from '../../src/http/app.js';
 import { startTestServer } from '../harness.js';
 

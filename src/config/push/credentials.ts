@@ -1,8 +1,7 @@
 // A game's push credentials: their shape, their validation, and their sealed form for the game configuration.
 import { createPrivateKey } from 'node:crypto';
 import { pushErrors } from './errors.js';
-import type { ServiceAccount } from './fcm.js';
-import { isObject } from './push-types.js';
+import { isObject, type ServiceAccount } from './push-types.js';
 import { openSecret, sealSecret } from './secret-box.js';
 
 /** APNs token-based authentication: one .p8 key serves both the development and production environments. */

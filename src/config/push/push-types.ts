@@ -17,6 +17,17 @@ export interface PushSummary {
   resultParts: string[];
 }
 
+/** The fields of a Google service-account JSON file that the sender uses. */
+export interface ServiceAccount {
+  project_id: string;
+  client_email: string;
+  /** PKCS#8 PEM, RSA. */
+  private_key: string;
+  private_key_id?: string | undefined;
+  /** Ignored: the token URL is a server setting, so game credentials cannot steer requests elsewhere. */
+  token_uri?: string | undefined;
+}
+
 export interface CachedToken {
   token: string;
   /** Clock time (ms) after which a new token is made. */

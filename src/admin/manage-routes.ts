@@ -1,9 +1,9 @@
 // Routes of the Manage section: /restv2/game/{apiKey}/manage/{screens,snippets,queries}[/{shortCode}].
 import { type TObject, type TProperties, Type } from 'typebox';
+import { principalOf } from '../auth/authenticate.js';
 import type { Level } from '../auth/permissions.js';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
-import { principalOf } from '../http/authenticate.js';
 import { listOf } from '../http/openapi.js';
 import {
   createItem,
@@ -113,7 +113,7 @@ function registerKind(
   const base = `/restv2/game/:apiKey/manage/${path}`;
   const tags = ['manage'];
   const auth = (level: Level) => ({ auth: { permission: [permission, level] as [string, Level] } });
-  const write = (level: Level) => ({ ...auth(level), auditInline: true });
+  const write = (level: Level) => ({ ...auth(level), audit: 'manage' as const, auditInline: true });
   const Params = Type.Object({ apiKey: ApiKey });
   const ItemParams = Type.Object({ apiKey: ApiKey, shortCode: Type.String({ minLength: 1, maxLength: 64 }) });
   const Out = outSchema(kind);

@@ -10,7 +10,7 @@ import {
   type PushSummary,
   type PushTokenCache,
   sharedPushTokenCache,
-} from './push-types.js';
+} from '../../config/push/push-types.js';
 
 // APNs refuses tokens older than 60 minutes and refreshes more often than every 20: renew at 50.
 const PROVIDER_TOKEN_LIFETIME_MS = 50 * 60_000;

@@ -1,7 +1,12 @@
-// App-wide layers every role shares: Redis (optional), authentication, then rate and concurrency limits.
+// App-wide layers every role shares: Redis (optional), authentication, then rate and concurrency limits, and the
+// forgetting of remembered credential checks after a write. Each reads the route's declaration (config.auth,
+// config.rateClass, config.invalidates: src/http/route-policy.ts), never its URL.
 import type { FastifyRequest } from 'fastify';
+import { authenticationHook } from '../auth/authenticate.js';
 import { type AuthBackend, createAuthBackend } from '../auth/backend.js';
 import type { Context } from '../context.js';
+import type { App } from '../http/app.js';
+import { isWriteMethod } from '../http/route-policy.js';
 import {
   createLimiters,
   createLimitHooks,
@@ -11,29 +16,19 @@ import {
   type RequestClass,
   registerLimitHooks,
 } from '../limits/index.js';
-import type { App } from './app.js';
-import { authenticationHook } from './authenticate.js';
-
-const RUNTIME_PATH = /^\/(?:live|preview)\/rs\//;
-const TOKEN_CHECK_ROUTE = '/restv2/auth/user/token';
-const isTokenCheck = (url: string) =>
-  url.startsWith(TOKEN_CHECK_ROUTE) &&
-  (url.length === TOKEN_CHECK_ROUTE.length || url[TOKEN_CHECK_ROUTE.length] === '?');
-const CONFIG_ROUTE = /^\/restv2\/game\/:(?:apiKey|gameApiKey)\/config(?:\/|$)/;
 
 /** Which limits a request falls under: unauthenticated routes are not counted; the runtime API has its own. */
 function classifyRequest(request: FastifyRequest): RequestClass {
   const params = (request.params ?? {}) as Record<string, string | undefined>;
   // Runtime URLs name a credential, not a game: the runtime routes resolve it first (request.runtimeGame).
   const game = request.runtimeGame ?? params.apiKey ?? params.gameApiKey ?? params.apiKeyOrCredential;
-  if (RUNTIME_PATH.test(request.url)) return { kind: 'runtime', game, configWrite: false };
-  const principal = request.playbaseAuth;
-  // A split config server checking a caller's token has already counted the caller's request.
-  if (!principal || isTokenCheck(request.url)) return { kind: 'none', configWrite: false };
   // Fastify builds request.routeOptions anew on every read: read once.
-  const route = request.routeOptions;
-  if (route.config.rateClass === 'data') return { kind: 'data', game, configWrite: false };
-  const configWrite = isConfigWriteMethod(request.method) && CONFIG_ROUTE.test(route.url ?? '');
+  const rateClass = request.routeOptions.config.rateClass;
+  if (rateClass === 'runtime') return { kind: 'runtime', game, configWrite: false };
+  const principal = request.playbaseAuth;
+  if (!principal || rateClass === 'none') return { kind: 'none', configWrite: false };
+  if (rateClass === 'data') return { kind: 'data', game, configWrite: false };
+  const configWrite = rateClass === 'config' && isConfigWriteMethod(request.method);
   return { kind: 'management', user: principal.username, game, configWrite };
 }
 
@@ -47,8 +42,9 @@ export function registerPlatformLayers(app: App, ctx: Context): AuthBackend {
     logger: ctx.log,
   });
   const backend = createAuthBackend(ctx, redis);
-  // A write through this process's management API forgets the remembered credential checks before it answers;
-  // the triggers' notification, which other processes rely on, may come a moment after the response.
+  // A write whose route declares it makes credential checks stale (accounts, tokens, games, collaborators,
+  // groups) forgets them in this process before it answers; the triggers' notification, which other processes
+  // rely on, may come a moment after the response.
   const forgetChecks = async (_request: unknown, _reply: unknown, payload: unknown) => {
     backend.cache.invalidate();
     return payload;
@@ -64,8 +60,8 @@ export function registerPlatformLayers(app: App, ctx: Context): AuthBackend {
         authenticationHook(backend, need),
       ] as typeof route.onRequest;
     }
-    const methods = [route.method].flat();
-    if (!route.url.startsWith('/restv2/') || methods.every((m) => m === 'GET' || m === 'HEAD')) return;
+    const writes = [route.method].flat().some(isWriteMethod);
+    if (!writes || !route.config?.invalidates?.includes('auth')) return;
     route.onSend = [...[route.onSend ?? []].flat(), forgetChecks] as typeof route.onSend;
   });
   // Declared on every request from the start, so that setting it does not give requests a second shape.

@@ -1,9 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PushCredentials } from '../../config/push/credentials.js';
+import { createPushTokenCache } from '../../config/push/push-types.js';
 import { PlaybaseError } from '../../errors.js';
-import type { PushCredentials } from './credentials.js';
-import { createPushTokenCache } from './push-types.js';
 import { type PushSettings, pushTestAnswerSchema, sendTestPush } from './send-test.js';
 import {
   type ApnsPeer,

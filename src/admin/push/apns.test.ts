@@ -1,7 +1,7 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createPushTokenCache, type PushTokenCache } from '../../config/push/push-types.js';
 import { type ApnsSendOptions, buildApnsBody, sendApns } from './apns.js';
-import { createPushTokenCache, type PushTokenCache } from './push-types.js';
 import {
   type ApnsPeer,
   createLoopbackTls,

@@ -1,8 +1,10 @@
 // Route of the push notification test: POST /restv2/game/{apiKey}/admin/pushNotifications/test/{provider}.
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { loadPushCredentials } from '../config/push-config.js';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
+import { writePolicy } from '../http/route-policy.js';
 import {
   type PushSettings,
   type PushTestAnswer,
@@ -10,7 +12,6 @@ import {
   pushTestBodySchema,
   sendTestPush,
 } from './push/send-test.js';
-import { loadPushCredentials } from './push-config.js';
 
 const ApiKey = Type.String({ minLength: 1, maxLength: 128 });
 const Segment = Type.String({ minLength: 1, maxLength: 64 });
@@ -19,6 +20,9 @@ const Segment = Type.String({ minLength: 1, maxLength: 64 });
  * Registers the test under two paths: `test/google`, and `test/apple/development` or `test/apple/production`
  * (the provider is two segments there). `push` holds the provider URLs and the extra trusted CA.
  */
+/** A push test writes nothing but is recorded under admin. */
+const PUSH_WRITE = writePolicy('admin');
+
 export function registerPushRoutes(app: App, ctx: Context, push: PushSettings): void {
   const { pool } = ctx.store;
   const send = async (request: FastifyRequest, apiKey: string, provider: string): Promise<PushTestAnswer> =>
@@ -37,7 +41,7 @@ export function registerPushRoutes(app: App, ctx: Context, push: PushSettings): 
   app.post(
     '/restv2/game/:apiKey/admin/pushNotifications/test/:provider',
     {
-      config: common.config,
+      config: { ...common.config, ...PUSH_WRITE },
       schema: {
         tags: common.tags,
         operationId: 'sendTestPush',
@@ -52,7 +56,7 @@ export function registerPushRoutes(app: App, ctx: Context, push: PushSettings): 
   app.post(
     '/restv2/game/:apiKey/admin/pushNotifications/test/:provider/:environment',
     {
-      config: common.config,
+      config: { ...common.config, ...PUSH_WRITE },
       schema: {
         tags: common.tags,
         operationId: 'sendTestPushToEnvironment',

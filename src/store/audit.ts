@@ -1,6 +1,6 @@
-// The audit log: who wrote what and when, with the configuration before and after; kept apart from snapshots.
-import type { Db } from '../store/scope.js';
-import { adminErrors } from './admin-errors.js';
+// The audit_log table: who wrote what and when, with the configuration before and after; kept apart from
+// snapshots. Writers pass their transaction's client, so an entry commits or rolls back with its write.
+import type { Db } from './scope.js';
 
 export type { Db };
 
@@ -82,14 +82,14 @@ export async function recordAudit(db: Db, entry: AuditInput): Promise<void> {
   );
 }
 
-export interface AuditQuery {
+export interface AuditFilter {
   page?: number | undefined;
   pageSize?: number | undefined;
   actor?: string | undefined;
   /** An exact action, or an area prefix: "snapshot" matches snapshot.create, snapshot.publish... */
   action?: string | undefined;
-  since?: string | undefined;
-  until?: string | undefined;
+  since?: Date | undefined;
+  until?: Date | undefined;
 }
 
 export interface AuditPage {
@@ -102,7 +102,7 @@ export interface AuditPage {
 export const AUDIT_PAGE_SIZE = 50;
 
 /** One page (from 1) of a game's entries, newest first, filtered by actor, action and time range. */
-export async function listAudit(db: Db, apiKey: string, query: AuditQuery): Promise<AuditPage> {
+export async function listAudit(db: Db, apiKey: string, query: AuditFilter): Promise<AuditPage> {
   const page = query.page ?? 1;
   const pageSize = query.pageSize ?? AUDIT_PAGE_SIZE;
   const { where, params } = auditFilter(apiKey, query);
@@ -115,7 +115,7 @@ export async function listAudit(db: Db, apiKey: string, query: AuditQuery): Prom
   return { entries: rows.map(toEntry), page, pageSize, total: Number(count.rows[0]?.n ?? 0) };
 }
 
-function auditFilter(apiKey: string, query: AuditQuery): { where: string; params: unknown[] } {
+function auditFilter(apiKey: string, query: AuditFilter): { where: string; params: unknown[] } {
   const params: unknown[] = [apiKey];
   const clauses = ['api_key = $1'];
   if (query.actor) {
@@ -126,9 +126,7 @@ function auditFilter(apiKey: string, query: AuditQuery): { where: string; params
     params.push(query.action);
     clauses.push(`(action = $${params.length} OR starts_with(action, $${params.length} || '.'))`);
   }
-  const since = query.since === undefined ? undefined : parseInstant(query.since, 'since');
-  const until = query.until === undefined ? undefined : parseInstant(query.until, 'until');
-  if (since && until && since > until) throw adminErrors.auditRangeInvalid('since is after until');
+  const { since, until } = query;
   if (since) {
     params.push(since);
     clauses.push(`at >= $${params.length}`);
@@ -138,13 +136,6 @@ function auditFilter(apiKey: string, query: AuditQuery): { where: string; params
     clauses.push(`at <= $${params.length}`);
   }
   return { where: clauses.join(' AND '), params };
-}
-
-/** ISO 8601 or epoch milliseconds; anything else is a client mistake, never "no filter". */
-function parseInstant(raw: string, field: string): Date {
-  const ms = /^\d{1,15}$/.test(raw) ? Number(raw) : Date.parse(raw);
-  if (Number.isNaN(ms)) throw adminErrors.auditRangeInvalid(`${field} is not a date: ${raw}`);
-  return new Date(ms);
 }
 
 function toEntry(r: AuditRow): AuditEntry {
@@ -164,4 +155,31 @@ function toEntry(r: AuditRow): AuditEntry {
   if (r.before !== null) entry.before = r.before;
   if (r.after !== null) entry.after = r.after;
   return entry;
+}
+
+// Query parameters that may carry credentials; their values never reach the log.
+const SECRET_PARAM = /token|secret|password|jwt|key/i;
+
+/** The request path with credential-like query values replaced, so the log never holds a secret. */
+export function redactPath(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  for (const key of [...params.keys()]) if (SECRET_PARAM.test(key)) params.set(key, 'REDACTED');
+  const query = params.toString();
+  return query ? `${url.slice(0, q)}?${query}` : url.slice(0, q);
+}
+
+// Keys of configuration documents that hold secrets (credentials, push keys); never copied into the log.
+const SECRET_KEY = /secret|password|private_?key|keypem|sealed|token/i;
+
+/** A deep copy with every secret-looking value replaced by "REDACTED". */
+export function redactSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactSecrets);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = SECRET_KEY.test(k) && v !== null && typeof v !== 'object' ? 'REDACTED' : redactSecrets(v);
+  }
+  return out;
 }

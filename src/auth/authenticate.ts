@@ -1,13 +1,13 @@
 // The one authentication layer: each route declares the credentials it accepts and the permission it needs.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthBackend } from '../auth/backend.js';
-import { authErrors } from '../auth/errors.js';
-import type { GameAccess } from '../auth/game-access.js';
-import type { GameClaims } from '../auth/jwt.js';
-import { claimedAccess, narrowedAccess } from '../auth/jwt-access.js';
-import { type Level, levelOf } from '../auth/permissions.js';
-import { type AccountState, endedBefore, jwtIssuedAtMs } from '../auth/sessions.js';
-import type { TokenOwner } from '../auth/tokens.js';
+import type { AuthBackend } from './backend.js';
+import { authErrors } from './errors.js';
+import type { GameAccess } from './game-access.js';
+import type { GameClaims } from './jwt.js';
+import { claimedAccess, narrowedAccess } from './jwt-access.js';
+import { type Level, levelOf } from './permissions.js';
+import { type AccountState, endedBefore, jwtIssuedAtMs } from './sessions.js';
+import type { TokenOwner } from './tokens.js';
 
 export type CredentialKind = 'basic' | 'token' | 'jwt';
 

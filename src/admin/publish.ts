@@ -1,6 +1,6 @@
 // Publishing: which snapshot the Live stage runs. One transaction moves the pointer and the Live meta collections.
 import type pg from 'pg';
-import { adminErrors } from './admin-errors.js';
+import { adminErrors } from './errors.js';
 import type { WriteMeta } from './manage.js';
 import {
   type AfterCommit,

@@ -2,7 +2,8 @@
 import { Type } from 'typebox';
 import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
-import { AUDIT_PAGE_SIZE, listAudit } from './audit.js';
+import { AUDIT_PAGE_SIZE } from '../store/audit.js';
+import { readAudit } from './audit.js';
 
 const Nullable = (t: ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>) =>
   Type.Union([t, Type.Null()]);
@@ -82,6 +83,6 @@ export function registerAuditRoutes(app: App, ctx: Context): void {
         },
       },
     },
-    async (request) => listAudit(pool, request.params.apiKey, request.query),
+    async (request) => readAudit(pool, request.params.apiKey, request.query),
   );
 }

@@ -4,7 +4,6 @@ import type { Context } from '../context.js';
 import type { App } from '../http/app.js';
 import { registerAuditHook } from './audit-hook.js';
 import { registerAuditRoutes } from './audit-routes.js';
-import { loadFullConfig } from './config-store.js';
 import { createGameAdapter } from './game-adapter.js';
 import { registerManageRoutes } from './manage-routes.js';
 import type { PushSettings } from './push/send-test.js';
@@ -23,7 +22,7 @@ function pushSettingsOf(ctx: Context): PushSettings {
 
 /** Registers every administration route of the config role, and the app-wide audit hook. */
 export function registerAdminRoutes(app: App, ctx: Context): void {
-  registerAuditHook(app, ctx, loadFullConfig);
+  registerAuditHook(app, ctx);
   registerAuditRoutes(app, ctx);
   registerSnapshotRoutes(app, ctx, {
     kind: 'game',

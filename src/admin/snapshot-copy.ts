@@ -1,8 +1,8 @@
 // Copying a snapshot into a new game or over an existing one, with the parts the include flags name.
 import type pg from 'pg';
 import { createDefaultGroups } from '../auth/collaborators.js';
-import { adminErrors } from './admin-errors.js';
-import { newApiKey } from './games.js';
+import { newApiKey } from '../config/games.js';
+import { adminErrors } from './errors.js';
 import type { WriteMeta } from './manage.js';
 import {
   actionArea,

@@ -2,9 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { authErrors } from '../auth/errors.js';
+import { type Db, recordAudit } from '../store/audit.js';
 import { withTransaction } from '../store/db.js';
-import { adminErrors } from './admin-errors.js';
-import { type Db, recordAudit } from './audit.js';
+import { adminErrors } from './errors.js';
 import type { WriteMeta } from './manage.js';
 
 export type SnapshotKind = 'game' | 'screens';

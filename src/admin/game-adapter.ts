@@ -1,8 +1,7 @@
 // What a game snapshot holds and restores: the whole configuration (with its secrets, sealed) and the meta collections.
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
-import type { DdlOptions } from '../nosql/indexes.js';
-import { loadCredentialHashes, loadFullConfig, replaceFullConfig } from './config-store.js';
+import { loadCredentialHashes, loadFullConfig, replaceFullConfig } from '../config/config-store.js';
 import {
   asMeta,
   type MetaContent,
@@ -10,10 +9,16 @@ import {
   replaceMeta,
   type Stage,
   syncMetaIndexes,
-} from './meta-collections.js';
+} from '../config/meta-collections.js';
+import { openPushCredentials, sealPushCredentials } from '../config/push/credentials.js';
+import { pushCredentialsKey } from '../config/push-config.js';
+import type { DdlOptions } from '../nosql/indexes.js';
+import {
+  deletePushCredentials,
+  readSealedPushCredentials,
+  writeSealedPushCredentials,
+} from '../store/push-credentials.js';
 import type { PublishAdapter } from './publish.js';
-import { openPushCredentials, sealPushCredentials } from './push/credentials.js';
-import { pushCredentialsKey } from './push-config.js';
 import type { AfterCommit } from './snapshots.js';
 
 /** Kept with a snapshot, never shown: a revert or copy must not lose the credentials' secrets. */
@@ -21,14 +26,6 @@ interface ConfigSecrets {
   credentialHashes: Record<string, string>;
   /** The sealed push credentials (bound to the game they were taken from), or null. */
   pushSealed: string | null;
-}
-
-async function readPushSealed(db: pg.PoolClient, apiKey: string): Promise<string | null> {
-  const { rows } = await db.query<{ sealed: string }>(
-    'SELECT sealed FROM config_push_credentials WHERE api_key = $1',
-    [apiKey],
-  );
-  return rows[0]?.sealed ?? null;
 }
 
 /**
@@ -42,17 +39,14 @@ async function writePushSealed(
   origin: string,
   secretKey: string | undefined,
 ): Promise<void> {
-  await client.query('DELETE FROM config_push_credentials WHERE api_key = $1', [apiKey]);
+  await deletePushCredentials(client, apiKey);
   if (sealed === null) return;
   let value = sealed;
   if (origin !== apiKey) {
     const key = await pushCredentialsKey(client, secretKey);
     value = sealPushCredentials(openPushCredentials(sealed, key, origin), key, apiKey);
   }
-  await client.query('INSERT INTO config_push_credentials (api_key, sealed) VALUES ($1, $2)', [
-    apiKey,
-    value,
-  ]);
+  await writeSealedPushCredentials(client, apiKey, value);
 }
 
 export interface GameAdapterOptions {
@@ -77,7 +71,7 @@ export function createGameAdapter(o: GameAdapterOptions): PublishAdapter {
     async capture(client, apiKey) {
       const secrets: ConfigSecrets = {
         credentialHashes: await loadCredentialHashes(client, apiKey),
-        pushSealed: await readPushSealed(client, apiKey),
+        pushSealed: await readSealedPushCredentials(client, apiKey),
       };
       return {
         config: await loadFullConfig(client, apiKey),

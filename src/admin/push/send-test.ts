@@ -1,12 +1,17 @@
 // The push-notification test: validates the admin's request and sends it through the chosen provider.
 import { Type } from 'typebox';
+import type { PushCredentials } from '../../config/push/credentials.js';
+import { pushErrors } from '../../config/push/errors.js';
+import {
+  isObject,
+  type PushPayload,
+  type PushSummary,
+  type PushTokenCache,
+} from '../../config/push/push-types.js';
 import type { ErrorDetail } from '../../errors.js';
 import { errors } from '../../errors.js';
 import { sendApns } from './apns.js';
-import type { PushCredentials } from './credentials.js';
-import { pushErrors } from './errors.js';
 import { sendFcm } from './fcm.js';
-import { isObject, type PushPayload, type PushSummary, type PushTokenCache } from './push-types.js';
 
 const pushProviders = ['apple/development', 'apple/production', 'google'] as const;
 export type PushProvider = (typeof pushProviders)[number];

@@ -1,7 +1,6 @@
 // Sends one notification through Firebase Cloud Messaging HTTP v1, with an OAuth token from the service account.
 import { createHash, createPrivateKey } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { type HttpsAnswer, postHttps } from './https-post.js';
 import {
   clip,
   describeFailure,
@@ -9,8 +8,12 @@ import {
   type PushPayload,
   type PushSummary,
   type PushTokenCache,
+  type ServiceAccount,
   sharedPushTokenCache,
-} from './push-types.js';
+} from '../../config/push/push-types.js';
+import { type HttpsAnswer, postHttps } from './https-post.js';
+
+export type { ServiceAccount };
 
 const FCM_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
 const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -19,17 +22,6 @@ const ASSERTION_LIFETIME_S = 3600;
 // Renew an access token this long before it expires, so a send never races its expiry.
 const ACCESS_TOKEN_MARGIN_MS = 5 * 60_000;
 const DEFAULT_TIMEOUT_MS = 10_000;
-
-/** The fields of a Google service-account JSON file that the sender uses. */
-export interface ServiceAccount {
-  project_id: string;
-  client_email: string;
-  /** PKCS#8 PEM, RSA. */
-  private_key: string;
-  private_key_id?: string | undefined;
-  /** Ignored: the token URL is a server setting, so game credentials cannot steer requests elsewhere. */
-  token_uri?: string | undefined;
-}
 
 export interface FcmSendOptions {
   baseUrl: string;

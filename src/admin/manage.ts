@@ -4,9 +4,9 @@ import { isPlaybaseError } from '../errors.js';
 import { parseFilter } from '../query/filter.js';
 import { parseProjection } from '../query/projection.js';
 import { parseSort } from '../query/sort.js';
+import { type Db, recordAudit } from '../store/audit.js';
 import { withTransaction } from '../store/db.js';
-import { adminErrors } from './admin-errors.js';
-import { type Db, recordAudit } from './audit.js';
+import { adminErrors } from './errors.js';
 
 export type ManageKind = 'screen' | 'snippet' | 'query';
 

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createPushTokenCache, type PushTokenCache } from '../../config/push/push-types.js';
 import { type FcmSendOptions, type ServiceAccount, sendFcm } from './fcm.js';
-import { createPushTokenCache, type PushTokenCache } from './push-types.js';
 import {
   createLoopbackTls,
   type FcmPeer,
