@@ -1,6 +1,14 @@
 // Server credentials of the runtime API: named secrets shown once, stored as their SHA-256 only.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
+import {
+  deleteCredentials,
+  insertCredential,
+  selectCredentialHash,
+  selectCredentialHashes,
+  selectCredentialNames,
+  updateCredentialHash,
+} from '../store/config-credentials.js';
 import { ids } from './config-build.js';
 import type { CredentialView } from './config-types.js';
 import { configErrors } from './errors.js';
@@ -21,11 +29,8 @@ export function hashCredentialSecret(secret: string): string {
 }
 
 export async function listCredentials(db: Db, apiKey: string): Promise<CredentialView[]> {
-  const { rows } = await db.query<{ name: string }>(
-    'SELECT name FROM config_credentials WHERE api_key = $1 ORDER BY position, name',
-    [apiKey],
-  );
-  return rows.map((r) => ({ '@id': ids.credential(r.name), name: r.name }));
+  const names = await selectCredentialNames(db, apiKey);
+  return names.map((name) => ({ '@id': ids.credential(name), name }));
 }
 
 export async function getCredential(db: Db, apiKey: string, name: string): Promise<CredentialView> {
@@ -35,20 +40,12 @@ export async function getCredential(db: Db, apiKey: string, name: string): Promi
 
 /** Internal (runtime API): the stored hash of a credential's secret, undefined when there is no such credential. */
 export async function loadCredentialHash(db: Db, apiKey: string, name: string): Promise<string | undefined> {
-  const { rows } = await db.query<{ secret_hash: string }>(
-    'SELECT secret_hash FROM config_credentials WHERE api_key = $1 AND name = $2',
-    [apiKey, name],
-  );
-  return rows[0]?.secret_hash;
+  return selectCredentialHash(db, apiKey, name);
 }
 
 /** Internal (snapshot copy to another game): every credential's hash by name. */
 export async function loadCredentialHashes(db: Db, apiKey: string): Promise<Record<string, string>> {
-  const { rows } = await db.query<{ name: string; secret_hash: string }>(
-    'SELECT name, secret_hash FROM config_credentials WHERE api_key = $1',
-    [apiKey],
-  );
-  return Object.fromEntries(rows.map((r) => [r.name, r.secret_hash]));
+  return Object.fromEntries(await selectCredentialHashes(db, apiKey));
 }
 
 /** Internal (runtime API): whether `secret` is the credential's current secret; constant-time comparison. */
@@ -79,11 +76,7 @@ export async function createCredential(
         throw configErrors.duplicate(ids.credential(name));
       }
       const secret = newCredentialSecret();
-      await client.query(
-        `INSERT INTO config_credentials (api_key, name, secret_hash, position)
-       VALUES ($1, $2, $3, (SELECT coalesce(max(position), -1) + 1 FROM config_credentials WHERE api_key = $1))`,
-        [apiKey, name, hashCredentialSecret(secret)],
-      );
+      await insertCredential(client, apiKey, name, hashCredentialSecret(secret));
       return { '@id': ids.credential(name), name, secret };
     },
     audit,
@@ -101,11 +94,8 @@ export async function resetCredentialSecret(
     apiKey,
     async (client) => {
       const secret = newCredentialSecret();
-      const { rowCount } = await client.query(
-        'UPDATE config_credentials SET secret_hash = $3 WHERE api_key = $1 AND name = $2',
-        [apiKey, name, hashCredentialSecret(secret)],
-      );
-      if (!rowCount) throw configErrors.credentialNotFound(name);
+      const found = await updateCredentialHash(client, apiKey, name, hashCredentialSecret(secret));
+      if (!found) throw configErrors.credentialNotFound(name);
       return { secret };
     },
     audit,
@@ -122,11 +112,7 @@ export async function deleteCredential(
     pool,
     apiKey,
     async (client) => {
-      const { rowCount } = await client.query(
-        'DELETE FROM config_credentials WHERE api_key = $1 AND name = $2',
-        [apiKey, name],
-      );
-      if (!rowCount) throw configErrors.credentialNotFound(name);
+      if (!(await deleteCredentials(client, apiKey, name))) throw configErrors.credentialNotFound(name);
     },
     audit,
   );
@@ -143,14 +129,11 @@ export async function replaceCredentials(
   carried: Record<string, string>,
 ): Promise<void> {
   const current = await loadCredentialHashes(client, apiKey);
-  await client.query('DELETE FROM config_credentials WHERE api_key = $1', [apiKey]);
+  await deleteCredentials(client, apiKey);
   for (const [position, name] of names.entries()) {
     const hash =
       ownValue(carried, name) ?? ownValue(current, name) ?? hashCredentialSecret(newCredentialSecret());
-    await client.query(
-      'INSERT INTO config_credentials (api_key, name, secret_hash, position) VALUES ($1, $2, $3, $4)',
-      [apiKey, name, hash, position],
-    );
+    await insertCredential(client, apiKey, name, hash, position);
   }
 }
 
