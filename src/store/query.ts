@@ -13,16 +13,30 @@ function isSqlError(e: unknown): boolean {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
 }
 
-export async function query<T extends pg.QueryResultRow = Record<string, unknown>>(
+export function query<T extends pg.QueryResultRow = Record<string, unknown>>(
   db: Db,
   text: string,
   values: unknown[] = [],
 ): Promise<pg.QueryResult<T>> {
+  // (text, values) as given: a compute thread's stand-in for the pool (compute/remote-db.ts) takes only these.
   if (!(db instanceof pg.Pool)) return db.query<T>(text, values);
-  const client = await db.connect();
+  return onPoolClient(db, (client) => client.query<T>(text, values));
+}
+
+/** The same, with pg's whole statement config (row mode, type parsers): a compute thread's text answers. */
+export function queryWith<T extends pg.QueryResultRow = Record<string, unknown>>(
+  db: Db,
+  config: pg.QueryConfig,
+): Promise<pg.QueryResult<T>> {
+  if (!(db instanceof pg.Pool)) return db.query<T>(config);
+  return onPoolClient(db, (client) => client.query<T>(config));
+}
+
+async function onPoolClient<R>(pool: pg.Pool, run: (client: pg.PoolClient) => Promise<R>): Promise<R> {
+  const client = await pool.connect();
   let failure: Error | undefined;
   try {
-    return await client.query<T>(text, values);
+    return await run(client);
   } catch (e) {
     // 57P01 and its kin carry a SQLSTATE but leave no connection behind: that client is destroyed too.
     if (!isSqlError(e) || isConnectionFailure(e)) failure = e as Error;
