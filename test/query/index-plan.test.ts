@@ -1,10 +1,10 @@
 // Expression indexes from indexExpressions are used by the planner for equality, range and sorted range finds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileFilter, parseFilter } from './filter.js';
-import { indexColumnsSql, parseIndexKeys } from './indexes.js';
-import { compileSort, parseSort } from './sort.js';
+import { compileFilter, parseFilter } from '../../src/query/filter.js';
+import { indexColumnsSql, parseIndexKeys } from '../../src/query/indexes.js';
+import { compileSort, parseSort } from '../../src/query/sort.js';
+import { storedText } from '../../src/query/values.js';
 import { STORES, type TestStore } from './test-store.test-util.js';
-import { storedText } from './values.js';
 
 const ROWS = 6000;
 const COUNTRIES = ['FR', 'DE', 'US', 'JP', 'BR', 'IN', 'GB', 'ES', 'IT', 'CA'];

@@ -4,11 +4,11 @@
 import fc from 'fast-check';
 import { Query } from 'mingo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { docArb, filterArb, sortArb } from './arbitraries.test-util.js';
-import { compileFilter, matchesFilter, parseFilter } from './filter.js';
-import { compareBySort, compileSort, parseSort } from './sort.js';
+import { docArb, filterArb, sortArb } from '../../src/query/arbitraries.test-util.js';
+import { compileFilter, matchesFilter, parseFilter } from '../../src/query/filter.js';
+import { compareBySort, compileSort, parseSort } from '../../src/query/sort.js';
+import { type Doc, idKey, storedText, toWire, type Value } from '../../src/query/values.js';
 import { STORES, type TestStore } from './test-store.test-util.js';
-import { type Doc, idKey, storedText, toWire, type Value } from './values.js';
 
 /**
  * A case is one (document, filter) answer. Per store and run: SAFE_COLLECTIONS generated collections of 8 to

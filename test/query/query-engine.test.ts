@@ -1,15 +1,14 @@
 // Unit tests of the query engine: parse errors, extended JSON, key encoding against SQL, regex translation.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPlaybaseError } from '../errors.js';
-import { docArb, scalarArb } from './arbitraries.test-util.js';
-import { parseFilter } from './filter.js';
-import { parseFindOptions } from './find-options.js';
-import { parseIndexKeys } from './indexes.js';
-import { encodeKey } from './key-encoding.js';
-import { translateRegex } from './regex.js';
-import { parseSort } from './sort.js';
-import { STORES, type TestStore } from './test-store.test-util.js';
+import { isPlaybaseError } from '../../src/errors.js';
+import { docArb, scalarArb } from '../../src/query/arbitraries.test-util.js';
+import { parseFilter } from '../../src/query/filter.js';
+import { parseFindOptions } from '../../src/query/find-options.js';
+import { parseIndexKeys } from '../../src/query/indexes.js';
+import { encodeKey } from '../../src/query/key-encoding.js';
+import { translateRegex } from '../../src/query/regex.js';
+import { parseSort } from '../../src/query/sort.js';
 import {
   compareValues,
   fromStored,
@@ -21,7 +20,8 @@ import {
   toStored,
   toWire,
   type Value,
-} from './values.js';
+} from '../../src/query/values.js';
+import { STORES, type TestStore } from './test-store.test-util.js';
 
 function errorOf(fn: () => unknown): { status: number; code: string; message: string } {
   try {

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { renderMigration } from '../store/migrate.js';
+import { renderMigration } from '../../src/store/migrate.js';
 
 export interface TestStore {
   name: string;
@@ -11,7 +11,7 @@ export interface TestStore {
   close(): Promise<void>;
 }
 
-const MIGRATION = new URL('../store/migrations/0003_query_functions.sql', import.meta.url);
+const MIGRATION = new URL('../../src/store/migrations/0003_query_functions.sql', import.meta.url);
 const TABLE = `CREATE TABLE nosql_documents (
   game_id text, stage text, collection text, id text, doc jsonb NOT NULL,
   PRIMARY KEY (game_id, stage, collection, id))`;
