@@ -21,7 +21,7 @@ import { registerNosqlRoutes } from './nosql/routes.js';
 import { registerPlatformLayers } from './platform/platform.js';
 import { registerRuntimeRoutes } from './runtime/routes.js';
 import type { Settings } from './settings.js';
-import { openStore, type Store } from './store/db.js';
+import { openStore, ping, type Store } from './store/db.js';
 import { migrate } from './store/migrate.js';
 
 /** PORT=0 (tests, benches): the derived URLs learn the port the system picked. */
@@ -113,7 +113,7 @@ export async function createServer(settings: Settings, options: StartOptions = {
     const ready = async () => {
       if (!migrated) throw errors.notReady('Migrations are not done');
       try {
-        await store.pool.query('SELECT 1');
+        await ping(store.pool);
       } catch {
         throw errors.storeUnavailable();
       }

@@ -119,6 +119,11 @@ async function openPglite(options: StoreOptions): Promise<Store> {
   }
 }
 
+/** Resolves once the store answers a trivial statement (the readiness check); rejects with its failure. */
+export async function ping(pool: pg.Pool): Promise<void> {
+  await pool.query('SELECT 1');
+}
+
 /**
  * Runs `fn` in a transaction on one client; rolls back on any throw. `begin` may ask for another isolation. A
  * connection lost meanwhile rejects the statement in flight; the pool's guard (guardPoolClients) takes the

@@ -1,6 +1,7 @@
 // One import, all or nothing: lines → records → batches written in one transaction; the first bad line names itself.
 import type pg from 'pg';
 import { isPlaybaseError, type PlaybaseError } from '../../errors.js';
+import { importTransaction, underSavepoint } from '../../store/import-transaction.js';
 import { translateDbError } from '../db-errors.js';
 import type { GameScope, Scope } from '../scope.js';
 import { importErrors } from './errors.js';
@@ -54,13 +55,10 @@ async function locateFailure<R extends { line: number }>(
   original: unknown,
 ): Promise<never> {
   for (const record of records) {
-    await client.query('SAVEPOINT import_record');
     try {
-      await importer.write(client, [record]);
-      await client.query('RELEASE SAVEPOINT import_record');
+      await underSavepoint(client, 'import_record', () => importer.write(client, [record]));
     } catch (e) {
       if (!isRecordSqlError(e)) throw e;
-      await client.query('ROLLBACK TO SAVEPOINT import_record');
       const known = await translateDbError(e, client, importer.scopeOf(record), timeoutMs);
       if (!isPlaybaseError(known) || known.status >= 500) throw e;
       const why = (known as PlaybaseError).message;
@@ -79,15 +77,12 @@ async function writeBatch<R extends { line: number }>(
   timeoutMs: number,
 ): Promise<void> {
   if (records.length === 0) return;
-  await client.query('SAVEPOINT import_batch');
   try {
-    await importer.write(client, records);
+    await underSavepoint(client, 'import_batch', () => importer.write(client, records));
   } catch (e) {
     if (!isRecordSqlError(e)) throw e;
-    await client.query('ROLLBACK TO SAVEPOINT import_batch');
     await locateFailure(client, importer, records, timeoutMs, e);
   }
-  await client.query('RELEASE SAVEPOINT import_batch');
 }
 
 /** Reads every line, writing full batches as it goes; a key met twice in one batch waits for the next batch. */
@@ -138,32 +133,10 @@ export async function runImport<R extends { line: number }>(
   lines: AsyncIterable<Line>,
   options: RunOptions,
 ): Promise<ImportResult> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN');
-    const { rows } = await client.query<{ locked: boolean }>(
-      'SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked',
-      [`playbase import ${scope.game} ${scope.stage}`],
-    );
-    if (!rows[0]?.locked) throw importErrors.inProgress(scope.game, scope.stage);
-    const result = await writeAll(client, importer, lines, options.timeoutMs);
-    await client.query(`SET statement_timeout = ${Math.trunc(options.finishTimeoutMs)}`);
-    await importer.finish(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (e) {
-    await client.query('ROLLBACK').catch((failure: Error) => {
-      broken = failure;
-    });
-    throw e;
-  } finally {
-    if (!broken) {
-      await client.query('RESET statement_timeout').catch((failure: Error) => {
-        broken = failure;
-      });
-    }
-    // A client whose transaction or settings could not be ended is discarded, not handed to the next request.
-    client.release(broken);
-  }
+  const outcome = await importTransaction(pool, scope, options.finishTimeoutMs, {
+    write: (client) => writeAll(client, importer, lines, options.timeoutMs),
+    finish: (client) => importer.finish(client),
+  });
+  if (outcome.locked) throw importErrors.inProgress(scope.game, scope.stage);
+  return outcome.result;
 }
