@@ -1,8 +1,8 @@
 // What every role's routes and services are built from: settings, the store, a clock, a logger, compute
 // threads and the metrics.
 import type { FastifyBaseLogger } from 'fastify';
-import type { Compute } from './compute/compute.js';
 import type { Metrics } from './metrics/metrics.js';
+import type { DocumentCompute } from './nosql/compute-tasks.js';
 import type { Settings } from './settings.js';
 import type { Store } from './store/db.js';
 
@@ -13,7 +13,7 @@ export interface Context {
   clock: () => number;
   log: FastifyBaseLogger;
   /** Where work that grows with a request's input runs (compute/): off the event loop when it is large. */
-  compute: Compute;
+  compute: DocumentCompute;
   /** This server's Prometheus registry and instruments (one per server: tests build several in one process). */
   metrics: Metrics;
 }

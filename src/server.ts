@@ -16,6 +16,8 @@ import { errors } from './errors.js';
 import { type App, buildApp, type RoleRegistrar } from './http/app.js';
 import { registerWithPolicy } from './http/route-policy.js';
 import { createMetrics } from './metrics/metrics.js';
+import { registerMetrics } from './metrics/routes.js';
+import { DOCUMENT_WORKER, documentTasks } from './nosql/compute-tasks.js';
 import { registerDataAndExports } from './nosql/data-and-exports.js';
 import { registerNosqlRoutes } from './nosql/routes.js';
 import { registerPlatformLayers } from './platform/platform.js';
@@ -118,11 +120,13 @@ export async function createServer(settings: Settings, options: StartOptions = {
         throw errors.storeUnavailable();
       }
     };
-    const threads = settings.computeThreads > 0 ? new ComputePool(settings.computeThreads) : undefined;
-    const compute = threads ? pooled(threads) : inline;
+    const threads =
+      settings.computeThreads > 0 ? new ComputePool(settings.computeThreads, DOCUMENT_WORKER) : undefined;
+    const compute = threads ? pooled(documentTasks, threads) : inline(documentTasks);
     const { app, ctx } = await buildApp(
       { settings, store, clock: options.clock ?? Date.now, compute, metrics: createMetrics(store.pool) },
       {
+        observers: [registerMetrics],
         registrars: [...registrarsFor(settings), ...(options.extraRegistrars ?? [])],
         ready,
         ...(options.logger ? { logger: options.logger } : {}),

@@ -22,16 +22,16 @@ interface Thread {
 }
 
 /**
- * A build runs `worker.js` beside this file. The sources (`npm start`, tests) have no such file: there a
- * development-only module, left out of builds, starts the TypeScript entry.
+ * A build runs the thread's entry as compiled JavaScript. The sources (`npm start`, tests) have no such file: there
+ * a development-only module, left out of builds, starts the TypeScript entry (tsx finds `x.ts` for `x.js`).
  */
 const fromSource: { startSourceWorker(entry: URL): Worker } | undefined = import.meta.url.endsWith('.ts')
   ? await import(new URL('./source-worker.dev.ts', import.meta.url).href)
   : undefined;
 
-function startWorker(): Worker {
-  if (fromSource) return fromSource.startSourceWorker(new URL('./worker.ts', import.meta.url));
-  return new Worker(new URL('./worker.js', import.meta.url));
+function startWorker(entry: URL): Worker {
+  if (fromSource) return fromSource.startSourceWorker(entry);
+  return new Worker(entry);
 }
 
 export class ComputePool {
@@ -41,7 +41,11 @@ export class ComputePool {
   private nextClient = 1;
   private closed = false;
 
-  constructor(private readonly size: number) {}
+  /** `entry`: the module a thread runs, one that calls serveTasks (worker.ts) with its tasks, as a `.js` URL. */
+  constructor(
+    private readonly size: number,
+    private readonly entry: URL,
+  ) {}
 
   /** Runs the named task on the least busy thread; its statements run on `db`. */
   run(name: string, input: unknown, db: pg.Pool | undefined): Promise<unknown> {
@@ -82,7 +86,7 @@ export class ComputePool {
   }
 
   private spawn(): Thread {
-    const thread: Thread = { worker: startWorker(), inFlight: 0 };
+    const thread: Thread = { worker: startWorker(this.entry), inFlight: 0 };
     thread.worker.unref();
     thread.worker.on('message', (m: FromWorker) => this.received(thread, m));
     thread.worker.on('error', (e) => this.lost(thread, e));

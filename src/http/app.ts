@@ -13,7 +13,6 @@ import Fastify, {
 } from 'fastify';
 import { OFFLOAD_BYTES } from '../compute/compute.js';
 import type { Context } from '../context.js';
-import { registerMetrics } from '../metrics/routes.js';
 import {
   answerUnmetExpectations,
   clientErrorHandler,
@@ -45,6 +44,8 @@ export interface BuildOptions {
   /** A ready logger; without one the app makes its own from the settings' log level. */
   logger?: FastifyBaseLogger;
   https?: { cert: Buffer; key: Buffer };
+  /** App-wide instruments (the metrics' hooks and route), registered before the health routes and the roles. */
+  observers?: RoleRegistrar[];
   /** The roles' routes (and app-wide hooks), registered in order. */
   registrars: RoleRegistrar[];
   ready: () => Promise<void>;
@@ -129,7 +130,7 @@ export async function buildApp(
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  registerMetrics(app, fullCtx);
+  for (const observe of options.observers ?? []) await observe(app, fullCtx);
   registerHealthRoutes(app, options.ready);
   for (const register of options.registrars) await register(app, fullCtx);
   return { app, ctx: fullCtx };

@@ -3,8 +3,6 @@
 // the translation needs the pool (a unique violation is named by its index, read from the catalogue), so it
 // happens here rather than in the store functions, which also run inside transactions and on compute threads.
 import type pg from 'pg';
-import type { Compute } from '../compute/compute.js';
-import type { TaskInput, TaskOutput } from '../compute/tasks.js';
 import type { IndexField } from '../query/indexes.js';
 import {
   type Action,
@@ -16,6 +14,7 @@ import {
   requireActions,
   resolveCollection,
 } from './collections.js';
+import type { DocumentCompute, DocumentInput, DocumentOutput } from './compute-tasks.js';
 import { withDbErrors } from './db-errors.js';
 import { createIndex, type DdlOptions, dropIndex, type IndexDescription, listIndexes } from './indexes.js';
 import type { GameScope, Scope } from './scope.js';
@@ -23,7 +22,7 @@ import { type CollectionStats, collectionStats, type DatabaseStats, databaseStat
 
 export interface CoreOptions {
   pool: pg.Pool;
-  compute: Compute;
+  compute: DocumentCompute;
   configured: ConfiguredCollections;
   timeoutMs: number;
   ddl: DdlOptions;
@@ -44,7 +43,11 @@ export type DocumentVerb =
 export interface NosqlCore {
   /** The collection, checked to exist in the scope's stage and to allow every one of `actions`. */
   resolveCollection(scope: Scope, ...actions: Action[]): Promise<CollectionEntry>;
-  runDocuments<N extends DocumentVerb>(name: N, input: TaskInput<N>, size: number): Promise<TaskOutput<N>>;
+  runDocuments<N extends DocumentVerb>(
+    name: N,
+    input: DocumentInput<N>,
+    size: number,
+  ): Promise<DocumentOutput<N>>;
   listCollections(scope: GameScope): Promise<CollectionEntry[]>;
   databaseStats(scope: GameScope): Promise<DatabaseStats>;
   collectionStats(scope: Scope): Promise<CollectionStats>;

@@ -1,8 +1,7 @@
 // The core of the document routes: one function per verb, from the request body to the answer. Each is a
-// task (compute/tasks.ts): it runs on the event loop when its input is small and on a compute thread when it
+// task (compute-tasks.ts): it runs on the event loop when its input is small and on a compute thread when it
 // is large, with the same result. Inside, batches of large documents are again handed to a thread.
 import type pg from 'pg';
-import type { Compute } from '../compute/compute.js';
 import { parseJsonBody } from '../http/json-body.js';
 import { parsePipeline } from '../query/aggregate.js';
 import { parseFilter } from '../query/filter.js';
@@ -18,6 +17,7 @@ import {
 } from '../store/document-reads.js';
 import { aggregateDocuments } from './aggregate-documents.js';
 import { type CollectionEntry, requireActions } from './collections.js';
+import type { DocumentCompute } from './compute-tasks.js';
 import { insertDocuments, removeDocuments, saveDocument } from './documents.js';
 import { nosqlErrors } from './errors.js';
 import { indexNamesByPgName } from './indexes.js';
@@ -83,7 +83,7 @@ export function renderDocuments(input: { texts: string[]; fields: unknown }): st
   });
 }
 
-export async function findDocuments(op: DocumentOp, db: pg.Pool, compute: Compute): Promise<string> {
+export async function findDocuments(op: DocumentOp, db: pg.Pool, compute: DocumentCompute): Promise<string> {
   const { fields, plan } = readFind(bodyValue(op.body));
   async function* rendered() {
     for await (const texts of readTextBatches(db, op.scope, plan)) {
@@ -132,7 +132,7 @@ export interface UpdateAnswer {
 export async function updateBody(
   op: DocumentOp & { collection: CollectionEntry },
   db: pg.Pool,
-  compute: Compute,
+  compute: DocumentCompute,
 ): Promise<UpdateAnswer> {
   const b = objectBody(bodyValue(op.body), ['query', 'update', 'multi', 'upsert']);
   const upsert = flag(b, 'upsert');

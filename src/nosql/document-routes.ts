@@ -3,10 +3,10 @@
 // when the body is large.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
-import type { TaskInput } from '../compute/tasks.js';
 import type { App } from '../http/app.js';
 import { JsonText } from '../http/json-body.js';
 import { documented } from '../http/openapi.js';
+import type { DocumentInput } from './compute-tasks.js';
 import type { BodyInput } from './document-core.js';
 import * as schemas from './route-schemas.js';
 import {
@@ -48,7 +48,7 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
   ) => {
     const input = bodyOf(request.body);
     const op = { scope, body: input.body, now: clock() };
-    return env.core.runDocuments(name, op as TaskInput<N>, size ?? input.size);
+    return env.core.runDocuments(name, op as DocumentInput<N>, size ?? input.size);
   };
 
   app.post(

@@ -2,13 +2,13 @@
 // the documents are large), the results written back, all in one transaction; an upsert inserts the document seeded from the filter when nothing matched.
 import type pg from 'pg';
 import utils from 'pg/lib/utils.js';
-import type { Compute } from '../compute/compute.js';
 import { parseFilter } from '../query/filter.js';
 import { applyUpdate, parseUpdate, seedUpsert, type UpdateSpec } from '../query/update.js';
 import type { Value } from '../query/values.js';
 import { withTransaction } from '../store/db.js';
 import { compileWhere, parseStored } from '../store/document-reads.js';
 import { lockMatches, writeBack } from '../store/documents.js';
+import type { DocumentCompute } from './compute-tasks.js';
 import { insertDocuments } from './documents.js';
 import { nosqlErrors } from './errors.js';
 import type { Scope } from './scope.js';
@@ -70,7 +70,7 @@ export async function updateDocuments(
   scope: Scope,
   req: UpdateRequest,
   now: number,
-  compute: Compute,
+  compute: DocumentCompute,
 ): Promise<UpdateOutcome> {
   const filter = parseFilter(req.query);
   const spec = specOf(req.update);

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { BULK_THREAD_NICENESS } from '../compute/thread-priority.js';
+import { BULK_THREAD_NICENESS } from '../thread-priority.js';
 import {
   type FromWorker,
   type PgliteArtifacts,

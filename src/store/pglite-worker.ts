@@ -20,7 +20,7 @@ export interface WorkerOptions extends PgliteArtifacts {
   pgdata: string;
   /** The absolute path of PGlite's CommonJS entry. */
   pgliteEntry: string;
-  /** The thread's nice value (compute/thread-priority.ts). */
+  /** The thread's nice value (src/thread-priority.ts). */
   niceness: number;
 }
 

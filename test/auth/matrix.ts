@@ -12,6 +12,7 @@ import { inline } from '../../src/compute/compute.js';
 import type { Context } from '../../src/context.js';
 import type { App, RoleRegistrar } from '../../src/http/app.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
+import { documentTasks } from '../../src/nosql/compute-tasks.js';
 import { loadSettings } from '../../src/settings.js';
 import { startTestServer } from '../harness.js';
 import { type Account, createMatrixFixture, type MatrixFixture, type Method } from './matrix-fixture.js';
@@ -309,7 +310,7 @@ export async function declaredRoutes(registrars: RoleRegistrar[]): Promise<Decla
     },
     clock: Date.now,
     log: app.log,
-    compute: inline,
+    compute: inline(documentTasks),
     metrics: createMetrics(pool),
   };
   for (const register of registrars) await register(app as unknown as App, ctx);

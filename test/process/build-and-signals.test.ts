@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeKind, TEST_DATABASE_URL } from '../harness.js';
@@ -195,6 +196,19 @@ describe('the production build', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('build → a document compute thread starts from the built entry and answers a task', async () => {
+    const { ComputePool } = await import(pathToFileURL(join(out, 'compute/pool.js')).href);
+    const { DOCUMENT_WORKER } = await import(pathToFileURL(join(out, 'nosql/compute-tasks.js')).href);
+    expect(DOCUMENT_WORKER.href).toBe(pathToFileURL(join(out, 'nosql/compute-worker.js')).href);
+    const pool = new ComputePool(1, DOCUMENT_WORKER);
+    try {
+      const texts = ['{"_id":"a","n":1,"m":2}'];
+      expect(await pool.run('render', { texts, fields: { n: 1 } }, undefined)).toEqual(['{"_id":"a","n":1}']);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('node dist/main.js on a fresh store → ready, prints its URLs; SIGTERM → exits 0 in time', async () => {

@@ -4,13 +4,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isPlaybaseError, PlaybaseError } from '../errors.js';
-import { isConnectionFailure } from '../store/connection-failures.js';
-import { receiveError, sendError } from './errors.js';
-import { ComputePool } from './pool.js';
-import { BULK_THREAD_NICENESS } from './thread-priority.js';
+import { receiveError, sendError } from '../../src/compute/errors.js';
+import { ComputePool } from '../../src/compute/pool.js';
+import { isPlaybaseError, PlaybaseError } from '../../src/errors.js';
+import { DOCUMENT_WORKER } from '../../src/nosql/compute-tasks.js';
+import { isConnectionFailure } from '../../src/store/connection-failures.js';
+import { BULK_THREAD_NICENESS } from '../../src/thread-priority.js';
 
-const pool = new ComputePool(1);
+const pool = new ComputePool(1, DOCUMENT_WORKER);
 afterAll(() => pool.close());
 
 describe('compute pool', () => {
@@ -39,7 +40,7 @@ describe('compute pool', () => {
   });
 
   it('a thread that ends mid-task → that task fails, the next one runs on a new thread', async () => {
-    const one = new ComputePool(1);
+    const one = new ComputePool(1, DOCUMENT_WORKER);
     const texts = Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ _id: i, s: 'x'.repeat(500) }));
     const running = one.run('render', { texts, fields: undefined }, undefined);
     const threads = (one as unknown as { threads: Array<{ worker: Worker }> }).threads;
@@ -66,7 +67,7 @@ describe('thread priority', () => {
     async () => {
       const mine = os.getPriority();
       const before = threadsAtNice(BULK_THREAD_NICENESS);
-      const one = new ComputePool(1);
+      const one = new ComputePool(1, DOCUMENT_WORKER);
       await one.run('render', { texts: ['{}'], fields: undefined }, undefined);
       expect(threadsAtNice(BULK_THREAD_NICENESS)).toBe(before + 1);
       expect(os.getPriority()).toBe(mine);
