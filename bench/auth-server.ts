@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { type AuthRequirement, authenticationHook } from '../src/auth/authenticate.js';
 import { createAuthBackend } from '../src/auth/backend.js';
 import type { Context } from '../src/context.js';
-import type { App } from '../src/http/app.js';
+import type { App } from '../src/route/app.js';
 import { createServer } from '../src/server.js';
 import { loadSettings } from '../src/settings.js';
 

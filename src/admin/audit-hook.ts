@@ -2,8 +2,8 @@
 // app-wide, unless the route's service writes its own entry (config.auditInline).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
-import type { App } from '../http/app.js';
-import { isWriteMethod } from '../http/route-policy.js';
+import type { App } from '../route/app.js';
+import { isWriteMethod } from '../route/policy.js';
 import { recordAudit, redactPath, redactSecrets } from '../store/audit.js';
 
 // Where the redaction lived before the services wrote their own entries; its unit test reads it here.

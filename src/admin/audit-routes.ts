@@ -1,7 +1,7 @@
 // Route of the audit log: GET /restv2/game/{apiKey}/admin/audit, newest first, paged and filtered.
 import { Type } from 'typebox';
 import type { Context } from '../context.js';
-import type { App } from '../http/app.js';
+import type { App } from '../route/app.js';
 import { AUDIT_PAGE_SIZE } from '../store/audit.js';
 import { readAudit } from './audit.js';
 

@@ -3,8 +3,8 @@ import { type TObject, type TProperties, Type } from 'typebox';
 import { principalOf } from '../auth/authenticate.js';
 import type { Level } from '../auth/permissions.js';
 import type { Context } from '../context.js';
-import type { App } from '../http/app.js';
-import { listOf } from '../http/openapi.js';
+import type { App } from '../route/app.js';
+import { listOf } from '../route/openapi.js';
 import {
   createItem,
   deleteItem,

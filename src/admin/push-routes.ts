@@ -3,8 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { loadPushCredentials } from '../config/push-config.js';
 import type { Context } from '../context.js';
-import type { App } from '../http/app.js';
-import { writePolicy } from '../http/route-policy.js';
+import type { App } from '../route/app.js';
+import { writePolicy } from '../route/policy.js';
 import {
   type PushSettings,
   type PushTestAnswer,

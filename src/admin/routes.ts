@@ -1,7 +1,7 @@
 // The game administration registrar: snapshots, publishing, admin screens, push tests, the audit log and its hook.
 import { readFileSync } from 'node:fs';
 import type { Context } from '../context.js';
-import type { App } from '../http/app.js';
+import type { App } from '../route/app.js';
 import { registerAuditHook } from './audit-hook.js';
 import { registerAuditRoutes } from './audit-routes.js';
 import { createGameAdapter } from './game-adapter.js';

@@ -1,7 +1,7 @@
 // Routes of the auth role: /restv2/auth/** (accounts, access tokens, JWTs, JWKS, games, groups, collaborators).
 import { Type } from 'typebox';
 import type { Context } from '../context.js';
-import type { App } from '../http/app.js';
+import type { App } from '../route/app.js';
 import { createAccount, getAccount, listAccounts, updateAccount } from './accounts.js';
 import { principalOf } from './authenticate.js';
 import type { AuthBackend } from './backend.js';

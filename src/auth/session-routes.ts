@@ -1,9 +1,9 @@
 // Routes of the auth role for the caller's own sessions: log in and out, access tokens, password, JWTs, keys.
 import { Type } from 'typebox';
 import type { Context } from '../context.js';
-import type { App } from '../http/app.js';
-import { NO_BODY } from '../http/openapi.js';
-import { writePolicy } from '../http/route-policy.js';
+import type { App } from '../route/app.js';
+import { NO_BODY } from '../route/openapi.js';
+import { writePolicy } from '../route/policy.js';
 import { changeOwnPassword, getAccount } from './accounts.js';
 import { principalOf } from './authenticate.js';
 import type { AuthBackend } from './backend.js';

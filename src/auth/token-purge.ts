@@ -3,8 +3,8 @@
 // Each purge is a DELETE, so the statement trigger of migration 0009 empties every process's auth cache (at most
 // 30 s of answers) once per period: a 10-minute default keeps that cost out of sight.
 import type { Context } from '../context.js';
-import type { App } from '../http/app.js';
 import { startPeriodic } from '../periodic.js';
+import type { App } from '../route/app.js';
 import { purgeExpiredTokens } from './tokens.js';
 
 /** Starts the purge with the server (by the server's clock) and stops it when the server closes. */

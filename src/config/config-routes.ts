@@ -1,8 +1,8 @@
 // Routes of the whole configuration (/config), server credentials (~credentials) and push credentials.
 import { Type } from 'typebox';
 import type { Context } from '../context.js';
-import type { App } from '../http/app.js';
-import { listOf, NO_BODY } from '../http/openapi.js';
+import type { App } from '../route/app.js';
+import { listOf, NO_BODY } from '../route/openapi.js';
 import { withTransaction } from '../store/db.js';
 import { configAudit } from './config-audit.js';
 import { loadConfigSummary, loadFullConfig, replaceFullConfig } from './config-store.js';

@@ -1,8 +1,8 @@
 // Routes of ~runningTotals, ~leaderboards and ~indexedTypes: list, create, read, update (PUT/PATCH), delete.
 import type { TSchema } from 'typebox';
 import type { Context } from '../context.js';
-import type { App } from '../http/app.js';
-import { listOf } from '../http/openapi.js';
+import type { App } from '../route/app.js';
+import { listOf } from '../route/openapi.js';
 import { configAudit } from './config-audit.js';
 import {
   IndexedTypeInput,

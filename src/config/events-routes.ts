@@ -1,7 +1,7 @@
 // Routes of events and their attributes: /restv2/game/{apiKey}/config/~events/** (configurator.events).
 import type { Context } from '../context.js';
-import type { App } from '../http/app.js';
-import { listOf } from '../http/openapi.js';
+import type { App } from '../route/app.js';
+import { listOf } from '../route/openapi.js';
 import { configAudit } from './config-audit.js';
 import { AttributeInput, AttributeOut, EventInput, EventOut, partialOf, ShortCode } from './config-types.js';
 import {

@@ -4,9 +4,9 @@ import { principalOf } from '../auth/authenticate.js';
 import { listGamesOf } from '../auth/collaborators.js';
 import { MyGames } from '../auth/route-schemas.js';
 import type { Context } from '../context.js';
-import type { App } from '../http/app.js';
-import { NO_BODY } from '../http/openapi.js';
-import { writePolicy } from '../http/route-policy.js';
+import type { App } from '../route/app.js';
+import { NO_BODY } from '../route/openapi.js';
+import { writePolicy } from '../route/policy.js';
 import { writeAudit } from './config-audit.js';
 import { createGame, deleteGame, endpointsOf, getGame, listDeletedGames, restoreGame } from './games.js';
 

@@ -1,18 +1,12 @@
 // Builds the Fastify app: error model, request ids, JSON parsing, OpenAPI, health, and the roles' routes.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyServerOptions,
-  type RawServerDefault,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyServerOptions } from 'fastify';
 import { OFFLOAD_BYTES } from '../compute/compute.js';
 import type { Context } from '../context.js';
+import type { App, RoleRegistrar } from '../route/app.js';
 import {
   answerUnmetExpectations,
   clientErrorHandler,
@@ -27,18 +21,6 @@ import { registerHealthRoutes } from './health.js';
 import { JsonText, parseJsonBody } from './json-body.js';
 import { createLogger } from './log.js';
 import { generateRequestId } from './request-id.js';
-
-// The HTTPS variant differs only in its raw server type; routes never touch the raw server.
-export type App = FastifyInstance<
-  RawServerDefault,
-  IncomingMessage,
-  ServerResponse,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
-
-/** A role's routes: registered on the app when the process runs that role. */
-export type RoleRegistrar = (app: App, ctx: Context) => Promise<void> | void;
 
 export interface BuildOptions {
   /** A ready logger; without one the app makes its own from the settings' log level. */

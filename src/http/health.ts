@@ -1,5 +1,5 @@
 // Liveness and readiness: unauthenticated, cheap, never logged at info level.
-import type { App } from './app.js';
+import type { App } from '../route/app.js';
 
 export function registerHealthRoutes(app: App, ready: () => Promise<void>): void {
   const statusSchema = (status: string) =>

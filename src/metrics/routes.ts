@@ -1,7 +1,7 @@
 // GET /metrics and the HTTP hooks that time every request by its route pattern.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
-import type { App } from '../http/app.js';
+import type { App } from '../route/app.js';
 import { isLoopbackAddress, metricsAccessCheck } from './access.js';
 import type { Metrics } from './metrics.js';
 

@@ -1,7 +1,7 @@
 // Routes on collections themselves: listing, database and collection stats, drop, meta and runtime creation.
 import { Type } from 'typebox';
-import type { App } from '../http/app.js';
-import { documented, listOf } from '../http/openapi.js';
+import type { App } from '../route/app.js';
+import { documented, listOf } from '../route/openapi.js';
 import { CollectionStatsAnswer, DatabaseStatsAnswer } from './route-schemas.js';
 import type { NosqlEnv } from './route-support.js';
 import {

@@ -1,7 +1,7 @@
 // The nosql role's data service, exports and imports: routes for both stages, and the background purges, in one registrar.
 import type { Context } from '../context.js';
-import type { App } from '../http/app.js';
 import { startPeriodic } from '../periodic.js';
+import type { App } from '../route/app.js';
 import { registerDataRoutes } from './data-routes.js';
 import { purgeExpiredItems } from './data-service.js';
 import { createExportJobs } from './export-jobs.js';

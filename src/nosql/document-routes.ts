@@ -3,9 +3,9 @@
 // when the body is large.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
-import type { App } from '../http/app.js';
 import { JsonText } from '../http/json-body.js';
-import { documented } from '../http/openapi.js';
+import type { App } from '../route/app.js';
+import { documented } from '../route/openapi.js';
 import type { DocumentInput } from './compute-tasks.js';
 import type { BodyInput } from './document-core.js';
 import * as schemas from './route-schemas.js';

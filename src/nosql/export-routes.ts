@@ -1,8 +1,8 @@
 // Routes of the two data exports and of the local store's downloads, for one stage (under its base URL).
 import { Type } from 'typebox';
 import type { AuthRequirement } from '../auth/authenticate.js';
-import type { App } from '../http/app.js';
-import { documented } from '../http/openapi.js';
+import type { App } from '../route/app.js';
+import { documented } from '../route/openapi.js';
 import type { ExportKind } from './export/store.js';
 import type { ExportJobs, ExportResult } from './export-jobs.js';
 import type { Stage } from './scope.js';

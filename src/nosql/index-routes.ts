@@ -1,8 +1,8 @@
 // Routes on a collection's indexes: list, create (a key map; ?unique=true), drop.
 import { Type } from 'typebox';
-import type { App } from '../http/app.js';
-import { documented } from '../http/openapi.js';
 import { parseIndexKeys } from '../query/indexes.js';
+import type { App } from '../route/app.js';
+import { documented } from '../route/openapi.js';
 import { nosqlErrors } from './errors.js';
 import { checkIndexName } from './indexes.js';
 import { IndexesAnswer, IndexKeys } from './route-schemas.js';

@@ -1,7 +1,7 @@
 // The nosql routes' bodies and answers as the OpenAPI document shows them, with examples.
 //
 // The handlers check these bodies themselves (a filter's operators, extended JSON, NOSQL_BAD_BODY and the query
-// errors), so the schemas are given to the document only (documented() in src/http/openapi.ts). So are answers
+// errors), so the schemas are given to the document only (documented() in src/route/openapi.ts). So are answers
 // made of stored documents, which are written as JSON text under a size limit.
 import { Type } from 'typebox';
 

@@ -4,7 +4,7 @@
 // discovery). Each area registers its own file here: collections, documents, indexes; the exports and the
 // data service (/mongo/export, /data/**) are to be added next to them.
 import type { Context } from '../context.js';
-import type { App } from '../http/app.js';
+import type { App } from '../route/app.js';
 import { registerCollectionRoutes } from './collection-routes.js';
 import { type ConfiguredCollections, configuredCollections } from './collections.js';
 import { registerDocumentRoutes } from './document-routes.js';

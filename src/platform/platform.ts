@@ -1,12 +1,10 @@
 // App-wide layers every role shares: Redis (optional), authentication, then rate and concurrency limits, and the
 // forgetting of remembered credential checks after a write. Each reads the route's declaration (config.auth,
-// config.rateClass, config.invalidates: src/http/route-policy.ts), never its URL.
+// config.rateClass, config.invalidates: src/route/policy.ts), never its URL.
 import type { FastifyRequest } from 'fastify';
 import { authenticationHook } from '../auth/authenticate.js';
 import { type AuthBackend, createAuthBackend } from '../auth/backend.js';
 import type { Context } from '../context.js';
-import type { App } from '../http/app.js';
-import { isWriteMethod } from '../http/route-policy.js';
 import {
   createLimiters,
   createLimitHooks,
@@ -16,6 +14,8 @@ import {
   type RequestClass,
   registerLimitHooks,
 } from '../limits/index.js';
+import type { App } from '../route/app.js';
+import { isWriteMethod } from '../route/policy.js';
 
 /** Which limits a request falls under: unauthenticated routes are not counted; the runtime API has its own. */
 function classifyRequest(request: FastifyRequest): RequestClass {

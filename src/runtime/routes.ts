@@ -5,8 +5,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Context } from '../context.js';
-import type { App } from '../http/app.js';
-import { documented } from '../http/openapi.js';
+import type { App } from '../route/app.js';
+import { documented } from '../route/openapi.js';
 import { createConfigCache } from './config-cache.js';
 import { type CredentialCache, createCredentialCache } from './credentials.js';
 import type { Stage } from './doc-store.js';

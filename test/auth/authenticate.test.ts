@@ -1,7 +1,7 @@
 // The one authentication layer: which credential a route takes, precedence, and failing closed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { principalOf } from '../../src/auth/authenticate.js';
-import type { App } from '../../src/http/app.js';
+import type { App } from '../../src/route/app.js';
 import { startTestServer, type TestServer } from '../harness.js';
 import { call, createGame, createUser, issueJwt, jwtHeader, tokenHeader, type User } from './helpers.js';
 

@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthRequirement } from '../../src/auth/authenticate.js';
 import { registerConfigRoutes } from '../../src/config/routes.js';
-import type { App } from '../../src/http/app.js';
+import type { App } from '../../src/route/app.js';
 import { basic } from '../harness.js';
 import { type ConfigWorld, type Headers, type Method, PASSWORD, startConfigWorld, tokenOf } from './world.js';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger, LightMyRequestResponse } from 'fastify';
 import { registerAdminRoutes } from '../../src/admin/routes.js';
-import type { RoleRegistrar } from '../../src/http/app.js';
+import type { RoleRegistrar } from '../../src/route/app.js';
 import { basic, startTestServer, type TestServer } from '../harness.js';
 
 export type Headers = Record<string, string>;

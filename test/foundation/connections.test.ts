@@ -3,7 +3,7 @@
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '../../src/http/app.js';
+import type { App } from '../../src/route/app.js';
 import { startTestServer, type TestServer } from '../harness.js';
 
 interface Exchange {

@@ -6,8 +6,8 @@ import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogue } from '../../src/error-catalogue.js';
 import { errors } from '../../src/errors.js';
-import type { App } from '../../src/http/app.js';
 import { loggerOptions } from '../../src/http/log.js';
+import type { App } from '../../src/route/app.js';
 import { startTestServer, type TestServer } from '../harness.js';
 
 const logLines: string[] = [];

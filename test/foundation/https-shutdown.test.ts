@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLoopbackTls } from '../../src/admin/push/test-peers.test-util.js';
-import type { App } from '../../src/http/app.js';
+import type { App } from '../../src/route/app.js';
 import { startTestServer } from '../harness.js';
 
 function makeCertificate(dir: string): { cert: string; key: string } {

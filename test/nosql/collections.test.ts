@@ -1,8 +1,8 @@
 // Collections over HTTP: groups and actions, configured collections, runtime and meta collections, drop, stats.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '../../src/http/app.js';
 import type { ConfiguredCollections } from '../../src/nosql/collections.js';
 import { registerNosqlRoutes } from '../../src/nosql/routes.js';
+import type { App } from '../../src/route/app.js';
 import { createWorld, type World } from './world.js';
 
 // A stand-in configuration, served under /fake (same routes, other source of configured collections).

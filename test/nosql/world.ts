@@ -1,6 +1,6 @@
 // Test world for the nosql role: a server, a game owned by the administrator, its JWT, and request helpers.
 import { expect } from 'vitest';
-import type { RoleRegistrar } from '../../src/http/app.js';
+import type { RoleRegistrar } from '../../src/route/app.js';
 import { basic, startTestServer, type TestServer } from '../harness.js';
 
 export type StageName = 'live' | 'preview' | (string & {});
