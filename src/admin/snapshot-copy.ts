@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import { createDefaultGroups } from '../auth/collaborators.js';
 import { newApiKey } from '../config/games.js';
+import { copyCollaborators as copyCollaboratorRows, copyGroups } from '../store/collaborators.js';
 import { adminErrors } from './errors.js';
 import type { WriteMeta } from './manage.js';
 import {
@@ -127,20 +128,6 @@ async function auditCopy(
  * owner never becomes a collaborator, and the source's owner joins as an Administrator.
  */
 async function copyCollaborators(client: pg.PoolClient, from: string, to: string): Promise<void> {
-  await client.query(
-    `INSERT INTO game_groups (api_key, name, permissions)
-     SELECT $2, name, permissions FROM game_groups WHERE api_key = $1
-     ON CONFLICT (api_key, name) DO UPDATE SET permissions = EXCLUDED.permissions`,
-    [from, to],
-  );
-  await client.query(
-    `INSERT INTO collaborators (api_key, email, group_names)
-     SELECT $2, c.email, c.group_names FROM collaborators c
-      WHERE c.api_key = $1 AND c.email <> (SELECT owner FROM games WHERE api_key = $2)
-     UNION ALL
-     SELECT $2, g.owner, ARRAY['Administrator'] FROM games g
-      WHERE g.api_key = $1 AND g.owner <> (SELECT owner FROM games WHERE api_key = $2)
-     ON CONFLICT (api_key, email) DO UPDATE SET group_names = EXCLUDED.group_names`,
-    [from, to],
-  );
+  await copyGroups(client, to, from);
+  await copyCollaboratorRows(client, to, from);
 }

@@ -1,9 +1,18 @@
 // Accounts: create, list, read, change (disable, enable, password), and the Basic login check.
 import type pg from 'pg';
+import {
+  type AccountRow,
+  insertAccount,
+  selectAccount,
+  selectAccounts,
+  updateAccountRow,
+  updatePasswordHash,
+} from '../store/accounts.js';
 import { withTransaction } from '../store/db.js';
+import type { AuthAudit } from './auth-audit.js';
 import { authErrors } from './errors.js';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.js';
-import { deleteTokensExcept, moveSessionsEnd } from './sessions.js';
+import { deleteTokensExcept } from './sessions.js';
 
 export interface Account {
   username: string;
@@ -12,17 +21,6 @@ export interface Account {
   disabled: boolean;
   created: string;
 }
-
-interface AccountRow {
-  username: string;
-  country: string;
-  is_admin: boolean;
-  disabled: boolean;
-  created_at: Date;
-  password_hash: string;
-}
-
-const COLUMNS = 'username, country, is_admin, disabled, created_at, password_hash';
 
 function toAccount(row: AccountRow): Account {
   return {
@@ -42,33 +40,36 @@ function checkPassword(password: string): void {
   if (password.length < 8) throw authErrors.weakPassword();
 }
 
+/** A new account, in one transaction with the write's audit entry. */
 export async function createAccount(
   pool: pg.Pool,
   input: { username: string; password: string; country: string },
   nowMs: number,
+  audit?: AuthAudit,
 ): Promise<Account> {
   checkPassword(input.password);
   const hash = await hashPassword(input.password);
-  const { rows } = await pool.query<AccountRow>(
-    `INSERT INTO accounts (username, country, password_hash, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)
-     ON CONFLICT (username) DO NOTHING RETURNING ${COLUMNS}`,
-    [normalizeUsername(input.username), input.country, hash, new Date(nowMs)],
-  );
-  if (!rows[0]) throw authErrors.accountExists(normalizeUsername(input.username));
-  return toAccount(rows[0]);
+  const username = normalizeUsername(input.username);
+  return withTransaction(pool, async (client) => {
+    const row = await insertAccount(client, username, {
+      country: input.country,
+      passwordHash: hash,
+      at: new Date(nowMs),
+    });
+    if (!row) throw authErrors.accountExists(username);
+    await audit?.(client);
+    return toAccount(row);
+  });
 }
 
 export async function listAccounts(pool: pg.Pool): Promise<Account[]> {
-  const { rows } = await pool.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts ORDER BY username`);
-  return rows.map(toAccount);
+  return (await selectAccounts(pool)).map(toAccount);
 }
 
 export async function getAccount(pool: pg.Pool, username: string): Promise<Account> {
-  const { rows } = await pool.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE username = $1`, [
-    normalizeUsername(username),
-  ]);
-  if (!rows[0]) throw authErrors.accountNotFound(username);
-  return toAccount(rows[0]);
+  const row = await selectAccount(pool, normalizeUsername(username));
+  if (!row) throw authErrors.accountNotFound(username);
+  return toAccount(row);
 }
 
 /**
@@ -80,20 +81,23 @@ export async function updateAccount(
   username: string,
   change: { disabled?: boolean; password?: string; country?: string },
   nowMs: number,
+  audit?: AuthAudit,
 ): Promise<Account> {
   const current = await getAccount(pool, username);
   if (change.password !== undefined) checkPassword(change.password);
   const hash = change.password !== undefined ? await hashPassword(change.password) : null;
   const endsSessions = change.disabled === true || hash !== null;
   return withTransaction(pool, async (client) => {
-    const { rows } = await client.query<AccountRow>(
-      `UPDATE accounts SET disabled = COALESCE($2, disabled), password_hash = COALESCE($3, password_hash),
-         country = COALESCE($4, country), updated_at = $5${endsSessions ? `, ${moveSessionsEnd(5)}` : ''}
-       WHERE username = $1 RETURNING ${COLUMNS}`,
-      [current.username, change.disabled ?? null, hash, change.country ?? null, new Date(nowMs)],
+    const row = await updateAccountRow(
+      client,
+      current.username,
+      { disabled: change.disabled, passwordHash: hash, country: change.country },
+      new Date(nowMs),
+      endsSessions,
     );
     if (endsSessions) await deleteTokensExcept(client, current.username);
-    return toAccount(rows[0] as AccountRow);
+    await audit?.(client);
+    return toAccount(row as AccountRow);
   });
 }
 
@@ -103,10 +107,7 @@ export async function verifyLogin(
   username: string,
   password: string,
 ): Promise<Account | undefined> {
-  const { rows } = await pool.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE username = $1`, [
-    normalizeUsername(username),
-  ]);
-  const row = rows[0];
+  const row = await selectAccount(pool, normalizeUsername(username));
   const ok = await verifyPassword(password, row?.password_hash ?? (await decoyHash()));
   if (!row || !ok || row.disabled) return undefined;
   return toAccount(row);
@@ -122,14 +123,13 @@ export async function changeOwnPassword(
   newPassword: string,
   keepToken: string | undefined,
   nowMs: number,
+  audit?: AuthAudit,
 ): Promise<void> {
   checkPassword(newPassword);
   const hash = await hashPassword(newPassword);
   await withTransaction(pool, async (client) => {
-    await client.query(
-      `UPDATE accounts SET password_hash = $2, updated_at = $3, ${moveSessionsEnd(3)} WHERE username = $1`,
-      [username, hash, new Date(nowMs)],
-    );
+    await updatePasswordHash(client, username, hash, new Date(nowMs));
     await deleteTokensExcept(client, username, keepToken);
+    await audit?.(client);
   });
 }

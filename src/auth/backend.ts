@@ -1,6 +1,7 @@
 // The checks behind the authentication layer, local when this process runs the auth role, remote otherwise.
 import type { Redis } from 'ioredis';
 import type { Context } from '../context.js';
+import { currentSchema } from '../store/db.js';
 import { type Account, normalizeUsername, verifyLogin } from './accounts.js';
 import { type AuthCache, createAuthCache } from './auth-cache.js';
 import { authErrors } from './errors.js';
@@ -98,8 +99,7 @@ export function createAuthBackend(ctx: Context, redis: Redis | undefined): AuthB
               onGap,
             );
             if (subscription.isLive()) {
-              const { rows } = await store.pool.query<{ s: string }>('SELECT current_schema() AS s');
-              schema = rows[0]?.s;
+              schema = await currentSchema(store.pool);
             }
             return subscription;
           },

@@ -1,5 +1,6 @@
 // First start: create the administrator account when the store has no account at all.
 import type pg from 'pg';
+import { countAccounts, insertAdministrator } from '../store/accounts.js';
 import { generatePassword, hashPassword } from './passwords.js';
 
 export interface BootstrapResult {
@@ -14,16 +15,11 @@ export async function ensureAdministrator(
   username: string,
   password: string | undefined,
 ): Promise<BootstrapResult> {
-  const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM accounts');
-  if (Number(rows[0]?.n) > 0) return { created: false, username };
+  if ((await countAccounts(pool)) > 0) return { created: false, username };
   const generated = password ? undefined : generatePassword();
   const hash = await hashPassword(password ?? (generated as string));
-  // ON CONFLICT: two processes starting together on one PostgreSQL must not both fail.
-  const inserted = await pool.query(
-    `INSERT INTO accounts (username, country, password_hash, is_admin) VALUES ($1, '', $2, true)
-     ON CONFLICT (username) DO NOTHING`,
-    [username.toLowerCase(), hash],
-  );
-  if (inserted.rowCount === 0) return { created: false, username };
+  // Two processes starting together on one PostgreSQL must not both fail: the second finds the name taken.
+  const inserted = await insertAdministrator(pool, username.toLowerCase(), hash);
+  if (!inserted) return { created: false, username };
   return generated ? { created: true, username, generatedPassword: generated } : { created: true, username };
 }

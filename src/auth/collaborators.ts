@@ -1,7 +1,11 @@
 // Groups and collaborators of a game, and transfer of ownership.
 import type pg from 'pg';
+import { accountExists } from '../store/accounts.js';
+import * as store from '../store/collaborators.js';
 import { withTransaction } from '../store/db.js';
+import type { Db } from '../store/scope.js';
 import { normalizeUsername } from './accounts.js';
+import type { AuthAudit } from './auth-audit.js';
 import { authErrors } from './errors.js';
 import { DEFAULT_GROUPS, isKnownKey, type Permissions } from './permissions.js';
 
@@ -23,40 +27,39 @@ function validatePermissions(permissions: Record<string, unknown>): Permissions 
   return permissions as Permissions;
 }
 
-export async function createDefaultGroups(client: pg.PoolClient | pg.Pool, apiKey: string): Promise<void> {
+export async function createDefaultGroups(client: Db, apiKey: string): Promise<void> {
   for (const [name, permissions] of Object.entries(DEFAULT_GROUPS)) {
-    await client.query(
-      'INSERT INTO game_groups (api_key, name, permissions) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-      [apiKey, name, permissions],
-    );
+    await store.insertGroup(client, apiKey, name, permissions);
   }
 }
 
 export async function listGroups(pool: pg.Pool, apiKey: string): Promise<Group[]> {
-  const { rows } = await pool.query<Group>(
-    'SELECT name, permissions FROM game_groups WHERE api_key = $1 ORDER BY name',
-    [apiKey],
-  );
-  return rows;
+  return store.selectGroups<Permissions>(pool, apiKey);
 }
 
-export async function getGroup(pool: pg.Pool, apiKey: string, name: string): Promise<Group> {
-  const { rows } = await pool.query<Group>(
-    'SELECT name, permissions FROM game_groups WHERE api_key = $1 AND name = $2',
-    [apiKey, name],
-  );
-  if (!rows[0]) throw authErrors.groupNotFound(name);
-  return rows[0];
+export async function getGroup(db: Db, apiKey: string, name: string): Promise<Group> {
+  const group = await store.selectGroup<Permissions>(db, apiKey, name);
+  if (!group) throw authErrors.groupNotFound(name);
+  return group;
 }
 
-export async function createGroup(pool: pg.Pool, apiKey: string, group: Group): Promise<Group> {
+/**
+ * Each write below runs in one transaction with its audit entry (`audit`, auth-audit.ts): the entry commits or
+ * rolls back with the write.
+ */
+export async function createGroup(
+  pool: pg.Pool,
+  apiKey: string,
+  group: Group,
+  audit?: AuthAudit,
+): Promise<Group> {
   const permissions = validatePermissions(group.permissions);
-  const res = await pool.query(
-    'INSERT INTO game_groups (api_key, name, permissions) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-    [apiKey, group.name, permissions],
-  );
-  if (res.rowCount === 0) throw authErrors.groupExists(group.name);
-  return { name: group.name, permissions };
+  return withTransaction(pool, async (client) => {
+    if (!(await store.insertGroup(client, apiKey, group.name, permissions)))
+      throw authErrors.groupExists(group.name);
+    await audit?.(client);
+    return { name: group.name, permissions };
+  });
 }
 
 export async function updateGroup(
@@ -64,78 +67,70 @@ export async function updateGroup(
   apiKey: string,
   name: string,
   permissions: Record<string, unknown>,
+  audit?: AuthAudit,
 ): Promise<Group> {
   const valid = validatePermissions(permissions);
-  const res = await pool.query('UPDATE game_groups SET permissions = $3 WHERE api_key = $1 AND name = $2', [
-    apiKey,
-    name,
-    valid,
-  ]);
-  if (res.rowCount === 0) throw authErrors.groupNotFound(name);
-  return { name, permissions: valid };
+  return withTransaction(pool, async (client) => {
+    if (!(await store.updateGroupPermissions(client, apiKey, name, valid)))
+      throw authErrors.groupNotFound(name);
+    await audit?.(client);
+    return { name, permissions: valid };
+  });
 }
 
-export async function deleteGroup(pool: pg.Pool, apiKey: string, name: string): Promise<void> {
-  await getGroup(pool, apiKey, name);
-  const { rows } = await pool.query<{ email: string }>(
-    'SELECT email FROM collaborators WHERE api_key = $1 AND $2 = ANY (group_names) ORDER BY email',
-    [apiKey, name],
-  );
-  if (rows.length > 0)
-    throw authErrors.groupInUse(
-      name,
-      rows.map((r) => r.email),
-    );
-  await pool.query('DELETE FROM game_groups WHERE api_key = $1 AND name = $2', [apiKey, name]);
-}
-
-async function checkGroupsExist(
-  pool: pg.Pool | pg.PoolClient,
+export async function deleteGroup(
+  pool: pg.Pool,
   apiKey: string,
-  names: string[],
+  name: string,
+  audit?: AuthAudit,
 ): Promise<void> {
-  const { rows } = await pool.query<{ name: string }>(
-    'SELECT name FROM game_groups WHERE api_key = $1 AND name = ANY ($2)',
-    [apiKey, names],
-  );
-  const found = new Set(rows.map((r) => r.name));
+  await getGroup(pool, apiKey, name);
+  const members = await store.selectGroupMembers(pool, apiKey, name);
+  if (members.length > 0) throw authErrors.groupInUse(name, members);
+  await withTransaction(pool, async (client) => {
+    await store.deleteGroupRow(client, apiKey, name);
+    await audit?.(client);
+  });
+}
+
+async function checkGroupsExist(db: Db, apiKey: string, names: string[]): Promise<void> {
+  const found = new Set(await store.selectGroupNames(db, apiKey, names));
   const missing = names.find((n) => !found.has(n));
   if (missing !== undefined) throw authErrors.groupNotFound(missing);
 }
 
+const toCollaborator = (r: store.CollaboratorRow): Collaborator => ({
+  email: r.email,
+  groupNames: r.group_names,
+});
+
 export async function listCollaborators(pool: pg.Pool, apiKey: string): Promise<Collaborator[]> {
-  const { rows } = await pool.query<{ email: string; group_names: string[] }>(
-    'SELECT email, group_names FROM collaborators WHERE api_key = $1 ORDER BY email',
-    [apiKey],
-  );
-  return rows.map((r) => ({ email: r.email, groupNames: r.group_names }));
+  return (await store.selectCollaborators(pool, apiKey)).map(toCollaborator);
 }
 
 export async function getCollaborator(pool: pg.Pool, apiKey: string, email: string): Promise<Collaborator> {
-  const { rows } = await pool.query<{ email: string; group_names: string[] }>(
-    'SELECT email, group_names FROM collaborators WHERE api_key = $1 AND email = $2',
-    [apiKey, normalizeUsername(email)],
-  );
-  if (!rows[0]) throw authErrors.collaboratorNotFound(email);
-  return { email: rows[0].email, groupNames: rows[0].group_names };
+  const row = await store.selectCollaborator(pool, apiKey, normalizeUsername(email));
+  if (!row) throw authErrors.collaboratorNotFound(email);
+  return toCollaborator(row);
 }
 
-export async function addCollaborator(pool: pg.Pool, apiKey: string, c: Collaborator): Promise<Collaborator> {
+export async function addCollaborator(
+  pool: pg.Pool,
+  apiKey: string,
+  c: Collaborator,
+  audit?: AuthAudit,
+): Promise<Collaborator> {
   const email = normalizeUsername(c.email);
-  const { rows: owners } = await pool.query<{ owner: string }>('SELECT owner FROM games WHERE api_key = $1', [
-    apiKey,
-  ]);
-  if (email === owners[0]?.owner) throw authErrors.ownerIsNotCollaborator();
+  if (email === (await store.selectGameOwner(pool, apiKey))) throw authErrors.ownerIsNotCollaborator();
   const groupNames = [...new Set(c.groupNames)];
   await checkGroupsExist(pool, apiKey, groupNames);
-  const { rows } = await pool.query('SELECT 1 FROM accounts WHERE username = $1', [email]);
-  if (rows.length === 0) throw authErrors.accountNotFound(email);
-  const res = await pool.query(
-    'INSERT INTO collaborators (api_key, email, group_names) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-    [apiKey, email, groupNames],
-  );
-  if (res.rowCount === 0) throw authErrors.collaboratorExists(email);
-  return { email, groupNames };
+  if (!(await accountExists(pool, email))) throw authErrors.accountNotFound(email);
+  return withTransaction(pool, async (client) => {
+    if (!(await store.insertCollaborator(client, apiKey, email, groupNames)))
+      throw authErrors.collaboratorExists(email);
+    await audit?.(client);
+    return { email, groupNames };
+  });
 }
 
 export async function updateCollaborator(
@@ -143,23 +138,29 @@ export async function updateCollaborator(
   apiKey: string,
   email: string,
   groupNames: string[],
+  audit?: AuthAudit,
 ): Promise<Collaborator> {
   const unique = [...new Set(groupNames)];
   await checkGroupsExist(pool, apiKey, unique);
-  const res = await pool.query(
-    'UPDATE collaborators SET group_names = $3 WHERE api_key = $1 AND email = $2',
-    [apiKey, normalizeUsername(email), unique],
-  );
-  if (res.rowCount === 0) throw authErrors.collaboratorNotFound(email);
-  return { email: normalizeUsername(email), groupNames: unique };
+  return withTransaction(pool, async (client) => {
+    if (!(await store.updateCollaboratorGroups(client, apiKey, normalizeUsername(email), unique)))
+      throw authErrors.collaboratorNotFound(email);
+    await audit?.(client);
+    return { email: normalizeUsername(email), groupNames: unique };
+  });
 }
 
-export async function removeCollaborator(pool: pg.Pool, apiKey: string, email: string): Promise<void> {
-  const res = await pool.query('DELETE FROM collaborators WHERE api_key = $1 AND email = $2', [
-    apiKey,
-    normalizeUsername(email),
-  ]);
-  if (res.rowCount === 0) throw authErrors.collaboratorNotFound(email);
+export async function removeCollaborator(
+  pool: pg.Pool,
+  apiKey: string,
+  email: string,
+  audit?: AuthAudit,
+): Promise<void> {
+  await withTransaction(pool, async (client) => {
+    if (!(await store.deleteCollaborator(client, apiKey, normalizeUsername(email))))
+      throw authErrors.collaboratorNotFound(email);
+    await audit?.(client);
+  });
 }
 
 /** The new owner stops being a collaborator; the old owner becomes an Administrator collaborator. */
@@ -168,27 +169,19 @@ export async function transferOwnership(
   apiKey: string,
   from: string,
   to: string,
+  audit?: AuthAudit,
 ): Promise<void> {
   const target = normalizeUsername(to);
-  const { rows } = await pool.query('SELECT 1 FROM accounts WHERE username = $1 AND NOT disabled', [target]);
-  if (rows.length === 0) throw authErrors.accountNotFound(target);
+  if (!(await accountExists(pool, target, true))) throw authErrors.accountNotFound(target);
   await withTransaction(pool, async (client) => {
     // The store says who owns the game: a JWT's owner claim may predate the last transfer.
-    const moved = await client.query('UPDATE games SET owner = $2 WHERE api_key = $1 AND owner = $3', [
-      apiKey,
-      target,
-      from,
-    ]);
-    if (moved.rowCount === 0) throw authErrors.forbidden('owner', 2);
+    if (!(await store.updateGameOwner(client, apiKey, from, target))) throw authErrors.forbidden('owner', 2);
+    await audit?.(client);
     // To oneself: nothing to do, and the owner must not become a collaborator of their own game.
     if (target === from) return;
-    await client.query('DELETE FROM collaborators WHERE api_key = $1 AND email = $2', [apiKey, target]);
+    await store.deleteCollaborator(client, apiKey, target);
     await createDefaultGroups(client, apiKey);
-    await client.query(
-      `INSERT INTO collaborators (api_key, email, group_names) VALUES ($1, $2, ARRAY['Administrator'])
-       ON CONFLICT (api_key, email) DO UPDATE SET group_names = ARRAY['Administrator']`,
-      [apiKey, from],
-    );
+    await store.upsertCollaborator(client, apiKey, from, ['Administrator']);
   });
 }
 
@@ -198,19 +191,7 @@ export async function listGamesOf(
 ): Promise<
   { apiKey: string; name: string; cluster: string; owner: string; created: string; groups: string[] }[]
 > {
-  const { rows } = await pool.query<{
-    api_key: string;
-    name: string;
-    cluster: string;
-    owner: string;
-    created_at: Date;
-    group_names: string[] | null;
-  }>(
-    `SELECT g.api_key, g.name, g.cluster, g.owner, g.created_at, c.group_names
-     FROM games g LEFT JOIN collaborators c ON c.api_key = g.api_key AND c.email = $1
-     WHERE g.deleted_at IS NULL AND (g.owner = $1 OR c.email IS NOT NULL) ORDER BY g.created_at, g.api_key`,
-    [username],
-  );
+  const rows = await store.selectGamesOf(pool, username);
   return rows.map((r) => ({
     apiKey: r.api_key,
     name: r.name,

@@ -1,5 +1,6 @@
 // Who may do what on a game: the owner holds everything, collaborators hold the union of their groups.
 import type pg from 'pg';
+import { selectGameAccess } from '../store/collaborators.js';
 import { authErrors } from './errors.js';
 import { mergePermissions, OWNER_PERMISSIONS, type Permissions } from './permissions.js';
 
@@ -16,19 +17,7 @@ export async function resolveGameAccess(
   apiKey: string,
   username: string,
 ): Promise<GameAccess> {
-  const { rows } = await pool.query<{
-    owner: string;
-    group_names: string[] | null;
-    permissions: Permissions[] | null;
-  }>(
-    `SELECT g.owner, c.group_names,
-            (SELECT array_agg(gg.permissions) FROM game_groups gg
-              WHERE gg.api_key = g.api_key AND gg.name = ANY (c.group_names)) AS permissions
-     FROM games g LEFT JOIN collaborators c ON c.api_key = g.api_key AND c.email = $2
-     WHERE g.api_key = $1 AND g.deleted_at IS NULL`,
-    [apiKey, username],
-  );
-  const row = rows[0];
+  const row = await selectGameAccess<Permissions>(pool, apiKey, username);
   if (!row) throw authErrors.gameNotFound(apiKey);
   if (row.owner === username)
     return { apiKey, owner: true, groups: [], permissions: { ...OWNER_PERMISSIONS } };

@@ -1,6 +1,11 @@
 // Ending an account's sessions: the `sessions_ended_at` instant (migration 0011), moved by disabling, a password
 // change or reset and "log out everywhere"; every JWT and access token issued at or before it is refused.
 import type pg from 'pg';
+import { deleteAccountTokens, restampAccessToken } from '../store/access-tokens.js';
+import { selectAccountState, updateSessionsEnd } from '../store/accounts.js';
+import { withTransaction } from '../store/db.js';
+import type { Db } from '../store/scope.js';
+import type { AuthAudit } from './auth-audit.js';
 import { hashToken } from './tokens.js';
 
 /** What the credential checks need to know of an account, remembered by the auth cache. */
@@ -14,21 +19,10 @@ export interface AccountState {
 const MISSING: AccountState = Object.freeze({ disabled: true, sessionsEndedAt: 0 });
 
 export async function readAccountState(pool: pg.Pool, username: string): Promise<AccountState> {
-  const { rows } = await pool.query<{ disabled: boolean; sessions_ended_at: Date | null }>(
-    'SELECT disabled, sessions_ended_at FROM accounts WHERE username = $1',
-    [username],
-  );
-  const row = rows[0];
+  const row = await selectAccountState(pool, username);
   if (!row) return MISSING;
   return { disabled: row.disabled, sessionsEndedAt: row.sessions_ended_at?.getTime() ?? 0 };
 }
-
-/**
- * SQL (an UPDATE's SET item) that moves `sessions_ended_at` to the instant $n, or 1 ms past its last move if that
- * is later: moves are strictly ordered, so a token stamped after one (issueStamp) is never caught by the next.
- */
-export const moveSessionsEnd = (n: number) =>
-  `sessions_ended_at = GREATEST(sessions_ended_at + interval '1 millisecond', $${n})`;
 
 /**
  * When a token issued now is dated: now, or 1 ms past the account's last move if that is later (same millisecond,
@@ -40,33 +34,31 @@ export function issueStamp(nowMs: number, account: AccountState): number {
 
 /**
  * Ends every session of the account at `nowMs`: JWTs and access tokens issued before are refused from the next
- * request, and the access tokens are deleted.
+ * request, and the access tokens are deleted (the move of the end is strictly ordered, store/accounts.ts). One
+ * transaction with the write's audit entry.
  */
-export async function endSessions(pool: pg.Pool, username: string, nowMs: number): Promise<void> {
-  await pool.query(`UPDATE accounts SET ${moveSessionsEnd(2)} WHERE username = $1`, [
-    username,
-    new Date(nowMs),
-  ]);
-  await deleteTokensExcept(pool, username);
+export async function endSessions(
+  pool: pg.Pool,
+  username: string,
+  nowMs: number,
+  audit?: AuthAudit,
+): Promise<void> {
+  await withTransaction(pool, async (client) => {
+    await updateSessionsEnd(client, username, new Date(nowMs));
+    await deleteTokensExcept(client, username);
+    await audit?.(client);
+  });
 }
 
 /**
  * Deletes the account's access tokens but `keepToken` (the session that changed the password), which is dated
  * past the account's last move so that it goes on.
  */
-export async function deleteTokensExcept(
-  client: pg.PoolClient | pg.Pool,
-  username: string,
-  keepToken?: string,
-): Promise<void> {
+export async function deleteTokensExcept(client: Db, username: string, keepToken?: string): Promise<void> {
   const kept = keepToken ? hashToken(keepToken) : Buffer.alloc(0);
-  await client.query('DELETE FROM access_tokens WHERE username = $1 AND token_hash <> $2', [username, kept]);
+  await deleteAccountTokens(client, username, kept);
   if (!keepToken) return;
-  await client.query(
-    `UPDATE access_tokens t SET created_at = GREATEST(t.created_at, a.sessions_ended_at + interval '1 millisecond')
-     FROM accounts a WHERE a.username = t.username AND t.token_hash = $1`,
-    [kept],
-  );
+  await restampAccessToken(client, kept);
 }
 
 /**

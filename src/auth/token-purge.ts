@@ -1,7 +1,8 @@
 // The auth role's purge of expired access tokens. verifyAccessToken refuses a token from its expiry on, so the
-// purge only keeps access_tokens from growing with every login; PLAYBASE_TOKEN_PURGE_INTERVAL_MS sets its period.
-// Each purge is a DELETE, so the statement trigger of migration 0009 empties every process's auth cache (at most
-// 30 s of answers) once per period: a 10-minute default keeps that cost out of sight.
+// purge only keeps the stored tokens (store/access-tokens.ts) from growing with every login;
+// PLAYBASE_TOKEN_PURGE_INTERVAL_MS sets its period.
+// Each purge is one delete statement, so the statement trigger of migration 0009 empties every process's auth
+// cache (at most 30 s of answers) once per period: a 10-minute default keeps that cost out of sight.
 import type { Context } from '../context.js';
 import { startPeriodic } from '../periodic.js';
 import type { App } from '../route/app.js';

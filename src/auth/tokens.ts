@@ -1,6 +1,14 @@
 // Access tokens: 32 random bytes (base64url) handed out once; only their SHA-256 is stored.
 import { hash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import {
+  deleteAccessToken,
+  deleteExpiredTokens,
+  insertAccessToken,
+  selectTokenOwner,
+} from '../store/access-tokens.js';
+import { withTransaction } from '../store/db.js';
+import type { AuthAudit } from './auth-audit.js';
 import { authErrors } from './errors.js';
 
 export const ACCESS_TOKEN_DEFAULT_SECONDS = 3600;
@@ -26,14 +34,14 @@ export async function issueAccessToken(
   const token = randomBytes(32).toString('base64url');
   const expiresAt = nowMs + lifetimeSeconds * 1000;
   // Dated past the account's last end of sessions (sessions.ts), read in the same statement.
-  const res = await pool.query(
-    `INSERT INTO access_tokens (token_hash, username, expires_at, created_at)
-     SELECT $1::bytea, a.username, $3::timestamptz,
-            GREATEST(a.sessions_ended_at + interval '1 millisecond', $4::timestamptz)
-     FROM accounts a WHERE a.username = $2`,
-    [hashToken(token), username, new Date(expiresAt), new Date(nowMs)],
+  const stored = await insertAccessToken(
+    pool,
+    hashToken(token),
+    username,
+    new Date(expiresAt),
+    new Date(nowMs),
   );
-  if (res.rowCount === 0) throw authErrors.accountNotFound(username);
+  if (!stored) throw authErrors.accountNotFound(username);
   return { token, expiresAt };
 }
 
@@ -43,20 +51,7 @@ export async function issueAccessToken(
  */
 export async function verifyAccessToken(pool: pg.Pool, token: string, nowMs: number): Promise<TokenOwner> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw authErrors.badToken();
-  const { rows } = await pool.query<{
-    username: string;
-    country: string;
-    is_admin: boolean;
-    disabled: boolean;
-    expires_at: Date;
-    revoked: boolean;
-  }>(
-    `SELECT a.username, a.country, a.is_admin, a.disabled, t.expires_at,
-            COALESCE(t.created_at <= a.sessions_ended_at, false) AS revoked
-     FROM access_tokens t JOIN accounts a ON a.username = t.username WHERE t.token_hash = $1`,
-    [hashToken(token)],
-  );
-  const row = rows[0];
+  const row = await selectTokenOwner(pool, hashToken(token));
   if (!row || row.disabled) throw authErrors.badToken();
   // Such a token is deleted when the sessions end; one written by a login racing the end may remain.
   if (row.revoked) throw authErrors.tokenRevoked();
@@ -69,11 +64,14 @@ export async function verifyAccessToken(pool: pg.Pool, token: string, nowMs: num
   };
 }
 
-export async function revokeAccessToken(pool: pg.Pool, token: string): Promise<void> {
-  await pool.query('DELETE FROM access_tokens WHERE token_hash = $1', [hashToken(token)]);
+/** Log out: the token is deleted, in one transaction with the write's audit entry. */
+export async function revokeAccessToken(pool: pg.Pool, token: string, audit?: AuthAudit): Promise<void> {
+  await withTransaction(pool, async (client) => {
+    await deleteAccessToken(client, hashToken(token));
+    await audit?.(client);
+  });
 }
 
 export async function purgeExpiredTokens(pool: pg.Pool, nowMs: number): Promise<number> {
-  const res = await pool.query('DELETE FROM access_tokens WHERE expires_at <= $1', [new Date(nowMs)]);
-  return res.rowCount ?? 0;
+  return deleteExpiredTokens(pool, new Date(nowMs));
 }

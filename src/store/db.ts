@@ -6,6 +6,7 @@ import { guardPoolClients } from './connection-failures.js';
 import { CHANNEL_NAME, listenPostgres } from './listen-postgres.js';
 import { lockDataDir } from './lock.js';
 import { openPgliteWorker } from './pglite-pool.js';
+import type { Db } from './scope.js';
 
 export type StoreKind = 'pglite' | 'postgres';
 
@@ -146,4 +147,10 @@ export async function withTransaction<T>(
   } finally {
     client.release();
   }
+}
+
+/** The schema the connection works in (search_path): the one the store's tables and their triggers are in. */
+export async function currentSchema(db: Db): Promise<string | undefined> {
+  const { rows } = await db.query<{ s: string }>('SELECT current_schema() AS s');
+  return rows[0]?.s;
 }
