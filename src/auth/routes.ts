@@ -3,31 +3,26 @@ import { Type } from 'typebox';
 import type { Context } from '../context.js';
 import type { App } from '../route/app.js';
 import { createAccount, getAccount, listAccounts, updateAccount } from './accounts.js';
+import { authAudit } from './auth-audit.js';
 import { principalOf } from './authenticate.js';
 import type { AuthBackend } from './backend.js';
+import { registerCollaborators } from './collaborator-routes.js';
 import * as collab from './collaborators.js';
-import { authErrors } from './errors.js';
 import { CATALOGUE, SCOPES } from './permissions.js';
 import {
   ACCOUNT,
   AccountOut,
   CatalogueOut,
-  COLLABORATOR,
-  CollaboratorBody,
-  CollaboratorOut,
   GamePermissionsOut,
   GROUP,
   GroupBody,
   GroupOut,
   MyGames,
 } from './route-schemas.js';
-import { ApiKeyParams, AUTH_WRITE, Message, registerSession } from './session-routes.js';
+import { ApiKeyParams, AUTH_WRITE, game, Message, registerSession } from './session-routes.js';
 
 // A JWT is bound to one game: the routes of the caller's account take Basic or an access token.
 const anyCredential = { auth: { anyUser: true, credentials: ['basic', 'token'] as ('basic' | 'token')[] } };
-const game = (key: string, level: 0 | 1 | 2) => ({
-  auth: { permission: [key, level] as [string, 0 | 1 | 2] },
-});
 
 export function registerAuthRoutes(backend: AuthBackend) {
   return (app: App, ctx: Context) => {
@@ -94,7 +89,10 @@ function registerAccounts(app: App, ctx: Context): void {
         response: { 201: AccountOut },
       },
     },
-    async (request, reply) => reply.code(201).send(await createAccount(pool, request.body, ctx.clock())),
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await createAccount(pool, request.body, ctx.clock(), authAudit(request, ctx.clock, 201))),
   );
   app.get(
     '/restv2/auth/users',
@@ -143,7 +141,8 @@ function registerAccounts(app: App, ctx: Context): void {
         response: { 200: AccountOut },
       },
     },
-    async (request) => updateAccount(pool, request.params.username, request.body, ctx.clock()),
+    async (request) =>
+      updateAccount(pool, request.params.username, request.body, ctx.clock(), authAudit(request, ctx.clock)),
   );
 }
 
@@ -203,7 +202,14 @@ function registerGameAccess(app: App, ctx: Context): void {
     async (request, reply) =>
       reply
         .code(201)
-        .send(await collab.createGroup(pool, request.params.apiKey, request.body as collab.Group)),
+        .send(
+          await collab.createGroup(
+            pool,
+            request.params.apiKey,
+            request.body as collab.Group,
+            authAudit(request, ctx.clock, 201),
+          ),
+        ),
   );
   const GroupParams = Type.Object({
     apiKey: Type.String({ minLength: 1 }),
@@ -243,7 +249,13 @@ function registerGameAccess(app: App, ctx: Context): void {
       },
     },
     async (request) =>
-      collab.updateGroup(pool, request.params.apiKey, request.params.name, request.body.permissions),
+      collab.updateGroup(
+        pool,
+        request.params.apiKey,
+        request.params.name,
+        request.body.permissions,
+        authAudit(request, ctx.clock),
+      ),
   );
   app.delete(
     `${base}/groups/:name`,
@@ -258,125 +270,14 @@ function registerGameAccess(app: App, ctx: Context): void {
       },
     },
     async (request) => {
-      await collab.deleteGroup(pool, request.params.apiKey, request.params.name);
+      await collab.deleteGroup(
+        pool,
+        request.params.apiKey,
+        request.params.name,
+        authAudit(request, ctx.clock),
+      );
       return { message: 'SUCCESS' };
     },
   );
   registerCollaborators(app, ctx);
-}
-
-function registerCollaborators(app: App, ctx: Context): void {
-  const { pool } = ctx.store;
-  const base = '/restv2/auth/game/:apiKey';
-  const tags = ['auth'];
-  const EmailParams = Type.Object({
-    apiKey: Type.String({ minLength: 1 }),
-    email: Type.String({ minLength: 3, maxLength: 254 }),
-  });
-  app.get(
-    `${base}/collaborators`,
-    {
-      config: game('admin.permissions', 1),
-      schema: {
-        tags,
-        operationId: 'listCollaborators',
-        summary: "The game's collaborators",
-        params: ApiKeyParams,
-        response: { 200: Type.Array(CollaboratorOut, { examples: [[COLLABORATOR]] }) },
-      },
-    },
-    async (request) => collab.listCollaborators(pool, request.params.apiKey),
-  );
-  app.post(
-    `${base}/collaborators`,
-    {
-      config: { ...game('admin.permissions', 2), ...AUTH_WRITE },
-      schema: {
-        tags,
-        operationId: 'addCollaborator',
-        summary: 'Add a collaborator (an existing account) with groups',
-        params: ApiKeyParams,
-        body: CollaboratorBody,
-        response: { 201: CollaboratorOut },
-      },
-    },
-    async (request, reply) =>
-      reply.code(201).send(await collab.addCollaborator(pool, request.params.apiKey, request.body)),
-  );
-  app.get(
-    `${base}/collaborators/:email`,
-    {
-      config: game('admin.permissions', 1),
-      schema: {
-        tags,
-        operationId: 'getCollaborator',
-        summary: 'Read a collaborator',
-        params: EmailParams,
-        response: { 200: CollaboratorOut },
-      },
-    },
-    async (request) => collab.getCollaborator(pool, request.params.apiKey, request.params.email),
-  );
-  app.put(
-    `${base}/collaborators/:email`,
-    {
-      config: { ...game('admin.permissions', 2), ...AUTH_WRITE },
-      schema: {
-        tags,
-        operationId: 'updateCollaborator',
-        summary: "Replace a collaborator's groups",
-        params: EmailParams,
-        body: Type.Object(
-          {
-            email: Type.Optional(Type.String()),
-            groupNames: Type.Array(Type.String(), { maxItems: 64 }),
-          },
-          { examples: [{ groupNames: ['Designers', 'Analysts'] }] },
-        ),
-        response: { 200: CollaboratorOut },
-      },
-    },
-    async (request) =>
-      collab.updateCollaborator(pool, request.params.apiKey, request.params.email, request.body.groupNames),
-  );
-  app.delete(
-    `${base}/collaborators/:email`,
-    {
-      config: { ...game('admin.permissions', 2), ...AUTH_WRITE },
-      schema: {
-        tags,
-        operationId: 'removeCollaborator',
-        summary: 'Remove a collaborator',
-        params: EmailParams,
-        response: { 200: Message },
-      },
-    },
-    async (request) => {
-      await collab.removeCollaborator(pool, request.params.apiKey, request.params.email);
-      return { message: 'SUCCESS' };
-    },
-  );
-  app.put(
-    `${base}/owner`,
-    {
-      config: { ...game('admin.permissions', 2), ...AUTH_WRITE },
-      schema: {
-        tags,
-        operationId: 'transferOwnership',
-        summary: 'Transfer ownership (owner only)',
-        params: ApiKeyParams,
-        body: Type.Object(
-          { email: Type.String({ minLength: 3 }) },
-          { additionalProperties: false, examples: [{ email: 'grace@studio.example' }] },
-        ),
-        response: { 200: Message },
-      },
-    },
-    async (request) => {
-      const who = principalOf(request);
-      if (!who.game?.owner) throw authErrors.forbidden('owner', 2);
-      await collab.transferOwnership(pool, request.params.apiKey, who.username, request.body.email);
-      return { message: 'SUCCESS' };
-    },
-  );
 }

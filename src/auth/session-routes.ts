@@ -5,6 +5,7 @@ import type { App } from '../route/app.js';
 import { NO_BODY } from '../route/openapi.js';
 import { writePolicy } from '../route/policy.js';
 import { changeOwnPassword, getAccount } from './accounts.js';
+import { authAudit } from './auth-audit.js';
 import { principalOf } from './authenticate.js';
 import type { AuthBackend } from './backend.js';
 import { authErrors } from './errors.js';
@@ -19,8 +20,17 @@ import {
   revokeAccessToken,
 } from './tokens.js';
 
-/** Writes to accounts, tokens and sessions: audited under auth; remembered credential checks go stale. */
-export const AUTH_WRITE = writePolicy('auth', ['auth']);
+/**
+ * Writes to accounts, tokens, sessions, keys, groups and collaborators: audited under auth, each by its service in
+ * the write's transaction (auth-audit.ts), so the app-wide hook leaves them alone; remembered credential checks go
+ * stale.
+ */
+export const AUTH_WRITE = { ...writePolicy('auth', ['auth']), auditInline: true };
+
+/** A route of one game, open to the holders of `key` at `level` at least. */
+export const game = (key: string, level: 0 | 1 | 2) => ({
+  auth: { permission: [key, level] as [string, 0 | 1 | 2] },
+});
 
 const JWT_MAX_SECONDS = 3600;
 export const Message = Type.Object({ message: Type.String() }, { examples: [{ message: 'SUCCESS' }] });
@@ -139,7 +149,11 @@ export function registerSession(app: App, ctx: Context, backend: AuthBackend): v
       },
     },
     async (request) => {
-      await revokeAccessToken(pool, principalOf(request).accessToken as string);
+      await revokeAccessToken(
+        pool,
+        principalOf(request).accessToken as string,
+        authAudit(request, ctx.clock),
+      );
       return { message: 'SUCCESS' };
     },
   );
@@ -184,7 +198,8 @@ export function registerSession(app: App, ctx: Context, backend: AuthBackend): v
       // not become a way to guess the password); Basic has just proved it.
       if (who.kind === 'token')
         await backend.verifyCurrentPassword(who.username, request.body.oldPassword ?? '', request.ip);
-      await changeOwnPassword(pool, who.username, request.body.password, who.accessToken, ctx.clock());
+      const audit = authAudit(request, ctx.clock);
+      await changeOwnPassword(pool, who.username, request.body.password, who.accessToken, ctx.clock(), audit);
       return { message: 'SUCCESS' };
     },
   );
@@ -200,7 +215,7 @@ export function registerSession(app: App, ctx: Context, backend: AuthBackend): v
       },
     },
     async (request) => {
-      await endSessions(pool, principalOf(request).username, ctx.clock());
+      await endSessions(pool, principalOf(request).username, ctx.clock(), authAudit(request, ctx.clock));
       return { message: 'SUCCESS' };
     },
   );
@@ -279,8 +294,8 @@ export function registerSession(app: App, ctx: Context, backend: AuthBackend): v
         },
       },
     },
-    async () => ({
-      kid: await (backend.keys as NonNullable<AuthBackend['keys']>).rotate(),
+    async (request) => ({
+      kid: await (backend.keys as NonNullable<AuthBackend['keys']>).rotate(authAudit(request, ctx.clock)),
     }),
   );
 }
