@@ -1,5 +1,6 @@
 // Configuration by stage, for the runtime: Preview runs the working copy, Live the last published game snapshot.
 
+import { readLiveConfig, readLivePublishSeq, readLiveSecrets } from '../store/snapshots.js';
 import { type Db, getConfigVersion, loadCredentialHashes, loadFullConfig } from './config-store.js';
 import type { FullConfig } from './config-types.js';
 
@@ -21,29 +22,16 @@ export async function loadStageConfig(db: Db, apiKey: string, stage: StageName):
     const version = await getConfigVersion(db, apiKey);
     return { version: `preview:${version}`, config: await loadFullConfig(db, apiKey) };
   }
-  // One statement: the pointer and the snapshot it names are read together, so a publish is seen whole or not at all.
-  const { rows } = await db.query<{ publish_seq: string; config: FullConfig }>(
-    `SELECT l.publish_seq, s.config FROM live_snapshots l
-       JOIN admin_snapshots s ON s.id = l.snapshot_id
-       JOIN games g ON g.api_key = l.api_key AND g.deleted_at IS NULL
-     WHERE l.api_key = $1 AND l.kind = 'game'`,
-    [apiKey],
-  );
-  const row = rows[0];
-  if (!row) return null;
-  return { version: `live:${row.publish_seq}`, config: { ...row.config, apiKey } };
+  const live = await readLiveConfig(db, apiKey);
+  if (!live) return null;
+  return { version: `live:${live.publishSeq}`, config: { ...(live.config as FullConfig), apiKey } };
 }
 
 /** Only the version of loadStageConfig, for cheap polling; null when Live runs nothing. */
 export async function getStageVersion(db: Db, apiKey: string, stage: StageName): Promise<string | null> {
   if (stage === 'preview') return `preview:${await getConfigVersion(db, apiKey)}`;
-  const { rows } = await db.query<{ publish_seq: string; snapshot_id: string | null }>(
-    `SELECT l.publish_seq, l.snapshot_id FROM live_snapshots l JOIN games g ON g.api_key = l.api_key
-     WHERE l.api_key = $1 AND l.kind = 'game' AND g.deleted_at IS NULL`,
-    [apiKey],
-  );
-  const row = rows[0];
-  return row?.snapshot_id ? `live:${row.publish_seq}` : null;
+  const seq = await readLivePublishSeq(db, apiKey);
+  return seq === undefined ? null : `live:${seq}`;
 }
 
 /**
@@ -56,10 +44,8 @@ export async function loadStageCredentialHashes(
   stage: StageName,
 ): Promise<Record<string, string>> {
   if (stage === 'preview') return loadCredentialHashes(db, apiKey);
-  const { rows } = await db.query<{ secrets: { credentialHashes?: Record<string, string> } | null }>(
-    `SELECT s.secrets FROM live_snapshots l JOIN admin_snapshots s ON s.id = l.snapshot_id
-     WHERE l.api_key = $1 AND l.kind = 'game'`,
-    [apiKey],
-  );
-  return rows[0]?.secrets?.credentialHashes ?? {};
+  const secrets = (await readLiveSecrets(db, apiKey)) as
+    | { credentialHashes?: Record<string, string> }
+    | undefined;
+  return secrets?.credentialHashes ?? {};
 }

@@ -142,3 +142,23 @@ export async function withTransaction<T>(
     client.release();
   }
 }
+
+/**
+ * Runs `fn` under a savepoint of the caller's transaction on `client`: a throw rolls back to it (leaving the
+ * transaction usable) and is rethrown. `name` is a fixed identifier of the caller's, never user input.
+ */
+export async function withSavepoint<T>(
+  client: pg.PoolClient,
+  name: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  await client.query(`SAVEPOINT ${name}`);
+  try {
+    const result = await fn();
+    await client.query(`RELEASE SAVEPOINT ${name}`);
+    return result;
+  } catch (e) {
+    await client.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => {});
+    throw e;
+  }
+}
