@@ -68,7 +68,11 @@ export async function changeConfig<T>(
 
 /** The whole configuration, as GET /config?full=true answers it: credentials by name, never their secrets. */
 export async function loadFullConfig(db: Db, apiKey: string): Promise<FullConfig> {
-  const doc = await loadConfigDoc(db, apiKey);
+  return fullConfigOf(db, apiKey, await loadConfigDoc(db, apiKey));
+}
+
+/** A canonical document as the whole configuration: with the game's credentials by name. */
+export async function fullConfigOf(db: Db, apiKey: string, doc: ConfigDoc): Promise<FullConfig> {
   return { apiKey, ...doc, '~credentials': await listCredentials(db, apiKey) };
 }
 

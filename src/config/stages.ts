@@ -1,7 +1,10 @@
 // Configuration by stage, for the runtime: Preview runs the working copy, Live the last published game snapshot.
 
-import { readLiveConfig, readLivePublishSeq, readLiveSecrets } from '../store/snapshots.js';
-import { type Db, getConfigVersion, loadCredentialHashes, loadFullConfig } from './config-store.js';
+import { authErrors } from '../auth/errors.js';
+import { readLivePublishSeq, readLiveSecrets } from '../store/snapshots.js';
+import { readStageDocument } from '../store/stage-config.js';
+import { canonicalDoc } from './config-build.js';
+import { type Db, fullConfigOf, getConfigVersion, loadCredentialHashes } from './config-store.js';
 import type { FullConfig } from './config-types.js';
 
 export type StageName = 'live' | 'preview';
@@ -18,13 +21,12 @@ export interface StageConfig {
  * document, so a cache keyed by it reloads once more, never keeps a stale document under a new version.
  */
 export async function loadStageConfig(db: Db, apiKey: string, stage: StageName): Promise<StageConfig | null> {
-  if (stage === 'preview') {
-    const version = await getConfigVersion(db, apiKey);
-    return { version: `preview:${version}`, config: await loadFullConfig(db, apiKey) };
-  }
-  const live = await readLiveConfig(db, apiKey);
-  if (!live) return null;
-  return { version: `live:${live.publishSeq}`, config: { ...(live.config as FullConfig), apiKey } };
+  const staged = await readStageDocument(db, { game: apiKey, stage });
+  if (staged === undefined) throw authErrors.gameNotFound(apiKey);
+  if (staged === null) return null;
+  // Live runs the published configuration as it was captured (canonical then, credentials included).
+  if (stage === 'live') return { version: staged.version, config: { ...(staged.doc as FullConfig), apiKey } };
+  return { version: staged.version, config: await fullConfigOf(db, apiKey, canonicalDoc(staged.doc)) };
 }
 
 /** Only the version of loadStageConfig, for cheap polling; null when Live runs nothing. */
