@@ -78,8 +78,17 @@ export async function getGame(pool: pg.Pool, apiKey: string): Promise<Game> {
   return toGame(row);
 }
 
-export async function deleteGame(pool: pg.Pool, apiKey: string, nowMs: number): Promise<void> {
-  if (!(await markDeleted(pool, apiKey, new Date(nowMs)))) throw authErrors.gameNotFound(apiKey);
+/** Moves the game to the recycle bin; its audit entry (`audit`) commits with the change. */
+export async function deleteGame(
+  pool: pg.Pool,
+  apiKey: string,
+  nowMs: number,
+  audit?: RecordWrite,
+): Promise<void> {
+  await withTransaction(pool, async (client) => {
+    if (!(await markDeleted(client, apiKey, new Date(nowMs)))) throw authErrors.gameNotFound(apiKey);
+    await audit?.(client, apiKey);
+  });
 }
 
 /** Games in the recycle bin that the user owns (newer than 10 days; older ones are purged). */
@@ -88,16 +97,21 @@ export async function listDeletedGames(pool: pg.Pool, owner: string, nowMs: numb
   return (await selectDeletedGames(pool, owner)).map(toGame);
 }
 
+/** Brings the owner's game back from the recycle bin; its audit entry (`audit`) commits with the change. */
 export async function restoreGame(
   pool: pg.Pool,
   apiKey: string,
   owner: string,
   nowMs: number,
+  audit?: RecordWrite,
 ): Promise<Game> {
   await purgeRecycleBin(pool, nowMs);
-  const row = await markRestored(pool, apiKey, owner);
-  if (!row) throw gameErrors.notDeleted(apiKey);
-  return toGame(row);
+  return withTransaction(pool, async (client) => {
+    const row = await markRestored(client, apiKey, owner);
+    if (!row) throw gameErrors.notDeleted(apiKey);
+    await audit?.(client, apiKey);
+    return toGame(row);
+  });
 }
 
 /** Removes for good the games deleted more than 10 days ago (their groups and collaborators cascade). */
