@@ -152,6 +152,8 @@ export async function withSavepoint<T>(
   name: string,
   fn: () => Promise<T>,
 ): Promise<T> {
+  // A savepoint's name is an identifier (no bind parameter): only a plain one reaches the statement.
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`Invalid savepoint name ${name}`);
   await client.query(`SAVEPOINT ${name}`);
   try {
     const result = await fn();
