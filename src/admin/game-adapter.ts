@@ -2,14 +2,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import { loadCredentialHashes, loadFullConfig, replaceFullConfig } from '../config/config-store.js';
-import {
-  asMeta,
-  type MetaContent,
-  readMeta,
-  replaceMeta,
-  type Stage,
-  syncMetaIndexes,
-} from '../config/meta-collections.js';
 import { openPushCredentials, sealPushCredentials } from '../config/push/credentials.js';
 import { pushCredentialsKey } from '../config/push-config.js';
 import type { DdlOptions } from '../nosql/indexes.js';
@@ -18,6 +10,14 @@ import {
   readSealedPushCredentials,
   writeSealedPushCredentials,
 } from '../store/push-credentials.js';
+import {
+  asMeta,
+  type MetaContent,
+  readMeta,
+  replaceMeta,
+  type Stage,
+  syncMetaIndexes,
+} from './meta-collections.js';
 import type { PublishAdapter } from './publish.js';
 import type { AfterCommit } from './snapshots.js';
 

@@ -6,9 +6,18 @@ import { parseProjection } from '../query/projection.js';
 import { parseSort } from '../query/sort.js';
 import { type Db, recordAudit } from '../store/audit.js';
 import { withTransaction } from '../store/db.js';
+import {
+  deleteGameItems,
+  deleteItemRow,
+  insertItem,
+  type ManageKind,
+  selectItem,
+  selectItems,
+  updateItemDoc,
+} from '../store/manage-items.js';
 import { adminErrors } from './errors.js';
 
-export type ManageKind = 'screen' | 'snippet' | 'query';
+export type { ManageKind };
 
 // Type aliases (not interfaces): they fit the route schemas' index signatures.
 export type Screen = {
@@ -92,11 +101,7 @@ function checkQuery(q: ManageQuery): void {
 }
 
 export async function listItems(db: Db, apiKey: string, kind: ManageKind): Promise<ManageItem[]> {
-  const { rows } = await db.query<{ doc: ManageItem }>(
-    'SELECT doc FROM manage_items WHERE api_key = $1 AND kind = $2 ORDER BY short_code',
-    [apiKey, kind],
-  );
-  return rows.map((r) => r.doc);
+  return selectItems<ManageItem>(db, { game: apiKey, kind });
 }
 
 export async function getItem(
@@ -105,12 +110,9 @@ export async function getItem(
   kind: ManageKind,
   shortCode: string,
 ): Promise<ManageItem> {
-  const { rows } = await db.query<{ doc: ManageItem }>(
-    'SELECT doc FROM manage_items WHERE api_key = $1 AND kind = $2 AND short_code = $3',
-    [apiKey, kind, shortCode],
-  );
-  if (!rows[0]) throw adminErrors.manageItemNotFound(KIND_NAMES[kind], shortCode);
-  return rows[0].doc;
+  const item = await selectItem<ManageItem>(db, { game: apiKey, kind }, shortCode);
+  if (!item) throw adminErrors.manageItemNotFound(KIND_NAMES[kind], shortCode);
+  return item;
 }
 
 export async function createItem(
@@ -122,12 +124,8 @@ export async function createItem(
 ): Promise<ManageItem> {
   const item = normalizeItem(kind, input);
   return withTransaction(pool, async (client) => {
-    const res = await client.query(
-      `INSERT INTO manage_items (api_key, kind, short_code, doc, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT DO NOTHING`,
-      [apiKey, kind, item.shortCode, JSON.stringify(item), new Date(meta.at)],
-    );
-    if (res.rowCount === 0) throw adminErrors.manageItemExists(KIND_NAMES[kind], item.shortCode);
+    const added = await insertItem(client, { game: apiKey, kind }, item.shortCode, item, new Date(meta.at));
+    if (!added) throw adminErrors.manageItemExists(KIND_NAMES[kind], item.shortCode);
     await auditItem(client, apiKey, kind, 'create', item.shortCode, meta, undefined, item);
     return item;
   });
@@ -147,10 +145,7 @@ export async function updateItem(
   const item = normalizeItem(kind, { ...input, shortCode });
   return withTransaction(pool, async (client) => {
     const before = await lockItem(client, apiKey, kind, shortCode);
-    await client.query(
-      'UPDATE manage_items SET doc = $4, updated_at = $5 WHERE api_key = $1 AND kind = $2 AND short_code = $3',
-      [apiKey, kind, shortCode, JSON.stringify(item), new Date(meta.at)],
-    );
+    await updateItemDoc(client, { game: apiKey, kind }, shortCode, item, new Date(meta.at));
     await auditItem(client, apiKey, kind, 'update', shortCode, meta, before, item);
     return item;
   });
@@ -165,11 +160,7 @@ export async function deleteItem(
 ): Promise<void> {
   await withTransaction(pool, async (client) => {
     const before = await lockItem(client, apiKey, kind, shortCode);
-    await client.query('DELETE FROM manage_items WHERE api_key = $1 AND kind = $2 AND short_code = $3', [
-      apiKey,
-      kind,
-      shortCode,
-    ]);
+    await deleteItemRow(client, { game: apiKey, kind }, shortCode);
     await auditItem(client, apiKey, kind, 'delete', shortCode, meta, before, undefined);
   });
 }
@@ -180,12 +171,9 @@ async function lockItem(
   kind: ManageKind,
   shortCode: string,
 ): Promise<ManageItem> {
-  const { rows } = await client.query<{ doc: ManageItem }>(
-    'SELECT doc FROM manage_items WHERE api_key = $1 AND kind = $2 AND short_code = $3 FOR UPDATE',
-    [apiKey, kind, shortCode],
-  );
-  if (!rows[0]) throw adminErrors.manageItemNotFound(KIND_NAMES[kind], shortCode);
-  return rows[0].doc;
+  const item = await selectItem<ManageItem>(client, { game: apiKey, kind }, shortCode, true);
+  if (!item) throw adminErrors.manageItemNotFound(KIND_NAMES[kind], shortCode);
+  return item;
 }
 
 function auditItem(
@@ -233,7 +221,7 @@ export async function replaceManageContent(
   content: ManageContent,
   at: number,
 ): Promise<void> {
-  await client.query('DELETE FROM manage_items WHERE api_key = $1', [apiKey]);
+  await deleteGameItems(client, apiKey);
   const rows: [ManageKind, ManageItem[]][] = [
     ['screen', content.screens],
     ['snippet', content.snippets],
@@ -241,11 +229,7 @@ export async function replaceManageContent(
   ];
   for (const [kind, items] of rows) {
     for (const item of items) {
-      await client.query(
-        `INSERT INTO manage_items (api_key, kind, short_code, doc, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $5)`,
-        [apiKey, kind, item.shortCode, JSON.stringify(item), new Date(at)],
-      );
+      await insertItem(client, { game: apiKey, kind }, item.shortCode, item, new Date(at), false);
     }
   }
 }

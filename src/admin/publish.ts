@@ -1,5 +1,6 @@
 // Publishing: which snapshot the Live stage runs. One transaction moves the pointer and the Live meta collections.
 import type pg from 'pg';
+import { pointLiveAt, selectLatestPublished, setPublished } from '../store/snapshots.js';
 import { adminErrors } from './errors.js';
 import type { WriteMeta } from './manage.js';
 import {
@@ -13,7 +14,6 @@ import {
   readSnapshot,
   type SnapshotContent,
   type SnapshotKind,
-  type SnapshotRow,
   type SnapshotSummary,
   toSummary,
   withAfterCommit,
@@ -29,26 +29,6 @@ export type GoLive = (
 
 export interface PublishAdapter extends ContentAdapter {
   goLive?: GoLive | undefined;
-}
-
-/**
- * Points Live at `snapshotId` (null: nothing). One UPDATE of one row, so a Live reader joining the pointer to its
- * snapshot sees either the old configuration or the new one; publish_seq is the Live configuration version.
- */
-async function pointLiveAt(
-  client: pg.PoolClient,
-  apiKey: string,
-  kind: SnapshotKind,
-  snapshotId: string | null,
-  at: number,
-): Promise<void> {
-  await client.query(
-    `INSERT INTO live_snapshots (api_key, kind, snapshot_id, published_at) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (api_key, kind) DO UPDATE
-       SET snapshot_id = EXCLUDED.snapshot_id, published_at = EXCLUDED.published_at,
-           publish_seq = live_snapshots.publish_seq + 1`,
-    [apiKey, kind, snapshotId, new Date(at)],
-  );
 }
 
 export async function publishSnapshot(
@@ -67,12 +47,9 @@ export async function publishSnapshot(
       throw adminErrors.gameNotPublished(apiKey);
     }
     const previous = await liveSnapshotIdOf(client, apiKey, kind);
-    await client.query('UPDATE admin_snapshots SET published = true, published_at = $2 WHERE id = $1', [
-      id,
-      new Date(meta.at),
-    ]);
+    await setPublished(client, apiKey, id, new Date(meta.at));
     after(await adapter.goLive?.(client, apiKey, contentOf(row), meta.at));
-    await pointLiveAt(client, apiKey, kind, id, meta.at);
+    await pointLiveAt(client, apiKey, kind, id, new Date(meta.at));
     await auditSnapshot(
       client,
       apiKey,
@@ -104,16 +81,14 @@ export async function unpublishSnapshot(
     await lockGameRow(client, apiKey);
     const row = await readSnapshot(client, apiKey, kind, id, true);
     if (!row.published) throw adminErrors.snapshotNotPublished(id);
-    await client.query('UPDATE admin_snapshots SET published = false, published_at = NULL WHERE id = $1', [
-      id,
-    ]);
+    await setPublished(client, apiKey, id, null);
     const live = await liveSnapshotIdOf(client, apiKey, kind);
     let next = live;
     if (live === id) {
-      const fallback = await latestPublished(client, apiKey, kind);
+      const fallback = await selectLatestPublished(client, apiKey, kind);
       next = fallback?.id ?? null;
       after(await adapter.goLive?.(client, apiKey, fallback ? contentOf(fallback) : null, meta.at));
-      await pointLiveAt(client, apiKey, kind, next, meta.at);
+      await pointLiveAt(client, apiKey, kind, next, new Date(meta.at));
     }
     await auditSnapshot(
       client,
@@ -128,17 +103,4 @@ export async function unpublishSnapshot(
     );
     return toSummary({ ...row, published: false });
   });
-}
-
-async function latestPublished(
-  client: pg.PoolClient,
-  apiKey: string,
-  kind: SnapshotKind,
-): Promise<SnapshotRow | undefined> {
-  const { rows } = await client.query<SnapshotRow>(
-    `SELECT * FROM admin_snapshots WHERE api_key = $1 AND kind = $2 AND published
-     ORDER BY published_at DESC, seq DESC LIMIT 1`,
-    [apiKey, kind],
-  );
-  return rows[0];
 }

@@ -1,7 +1,7 @@
 // Route of the push notification test: POST /restv2/game/{apiKey}/admin/pushNotifications/test/{provider}.
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { loadPushCredentials } from '../config/push-config.js';
+import { writeAudit } from '../config/config-audit.js';
 import type { Context } from '../context.js';
 import type { App } from '../route/app.js';
 import { writePolicy } from '../route/policy.js';
@@ -10,8 +10,8 @@ import {
   type PushTestAnswer,
   pushTestAnswerSchema,
   pushTestBodySchema,
-  sendTestPush,
 } from './push/send-test.js';
+import { runPushTest } from './push-test.js';
 
 const ApiKey = Type.String({ minLength: 1, maxLength: 128 });
 const Segment = Type.String({ minLength: 1, maxLength: 64 });
@@ -20,19 +20,18 @@ const Segment = Type.String({ minLength: 1, maxLength: 64 });
  * Registers the test under two paths: `test/google`, and `test/apple/development` or `test/apple/production`
  * (the provider is two segments there). `push` holds the provider URLs and the extra trusted CA.
  */
-/** A push test writes nothing but is recorded under admin. */
-const PUSH_WRITE = writePolicy('admin');
+/** A push test writes nothing but is recorded under admin, by the service once the provider has answered. */
+const PUSH_WRITE = { ...writePolicy('admin'), auditInline: true };
 
 export function registerPushRoutes(app: App, ctx: Context, push: PushSettings): void {
   const { pool } = ctx.store;
-  const send = async (request: FastifyRequest, apiKey: string, provider: string): Promise<PushTestAnswer> =>
-    sendTestPush({
-      provider,
-      credentials: await loadPushCredentials(pool, apiKey, ctx.settings.secretKey),
-      body: request.body,
-      settings: push,
-      clock: ctx.clock,
-    });
+  const send = (request: FastifyRequest, apiKey: string, provider: string): Promise<PushTestAnswer> =>
+    runPushTest(
+      pool,
+      apiKey,
+      { provider, body: request.body, settings: push, secretKey: ctx.settings.secretKey, clock: ctx.clock },
+      writeAudit(request, ctx.clock),
+    );
   const common = {
     config: { auth: { permission: ['admin.pushNotifications', 2] as ['admin.pushNotifications', 2] } },
     tags: ['admin'],

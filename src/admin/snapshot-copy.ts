@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { createDefaultGroups } from '../auth/collaborators.js';
 import { newApiKey } from '../config/games.js';
 import { copyCollaborators as copyCollaboratorRows, copyGroups } from '../store/collaborators.js';
+import { insertGame, selectNameAndCluster } from '../store/games.js';
 import { adminErrors } from './errors.js';
 import type { WriteMeta } from './manage.js';
 import {
@@ -49,16 +50,14 @@ export async function copySnapshotToNewGame(
   checkInclude(include);
   return withAfterCommit(pool, async (client, after) => {
     const snapshot = await readSnapshot(client, source.apiKey, source.kind, source.id);
-    const { rows } = await client.query<{ name: string; cluster: string }>(
-      'SELECT name, cluster FROM games WHERE api_key = $1',
-      [source.apiKey],
-    );
-    const game = rows[0] ?? { name: 'Game', cluster: 'local' };
+    const game = (await selectNameAndCluster(client, source.apiKey)) ?? { name: 'Game', cluster: 'local' };
     const apiKey = newApiKey();
-    await client.query(
-      'INSERT INTO games (api_key, name, cluster, owner, created_at) VALUES ($1, $2, $3, $4, $5)',
-      [apiKey, target.name ?? `${game.name} (copy)`, game.cluster, target.owner, new Date(meta.at)],
-    );
+    await insertGame(client, apiKey, {
+      name: target.name ?? `${game.name} (copy)`,
+      cluster: game.cluster,
+      owner: target.owner,
+      createdAt: new Date(meta.at),
+    });
     await createDefaultGroups(client, apiKey);
     after(await adapter.restore(client, apiKey, contentOf(snapshot), include, meta.at));
     if (include.collaborators) await copyCollaborators(client, source.apiKey, apiKey);

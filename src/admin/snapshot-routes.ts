@@ -5,12 +5,12 @@ import { type AuthRequirement, principalOf } from '../auth/authenticate.js';
 import { authErrors } from '../auth/errors.js';
 import { resolveGameAccess } from '../auth/game-access.js';
 import { type Level, levelOf } from '../auth/permissions.js';
-import { describeMeta } from '../config/meta-collections.js';
 import type { Context } from '../context.js';
 import type { App } from '../route/app.js';
 import { listOf, NO_BODY } from '../route/openapi.js';
 import { writePolicy } from '../route/policy.js';
 import type { WriteMeta } from './manage.js';
+import { describeMeta } from './meta-collections.js';
 import { type PublishAdapter, publishSnapshot, unpublishSnapshot } from './publish.js';
 import { type CopyInclude, copySnapshotToGame, copySnapshotToNewGame } from './snapshot-copy.js';
 import {

@@ -4,10 +4,21 @@ import type pg from 'pg';
 import { authErrors } from '../auth/errors.js';
 import { type Db, recordAudit } from '../store/audit.js';
 import { withTransaction } from '../store/db.js';
+import { lockGameRow as lockGame } from '../store/games.js';
+import {
+  deleteSnapshotRow,
+  insertSnapshot,
+  type SnapshotKind,
+  type SnapshotRow,
+  type SummaryRow,
+  selectLiveSnapshotId,
+  selectSnapshot,
+  selectSnapshotPage,
+} from '../store/snapshots.js';
 import { adminErrors } from './errors.js';
 import type { WriteMeta } from './manage.js';
 
-export type SnapshotKind = 'game' | 'screens';
+export type { SnapshotKind, SnapshotRow };
 
 /** What a snapshot freezes: `config` is the configuration document (or the Manage section), `meta` its rows. */
 export interface SnapshotContent {
@@ -63,31 +74,14 @@ export interface SnapshotSummary {
   published: boolean;
 }
 
-export interface SnapshotRow {
-  id: string;
-  api_key: string;
-  kind: SnapshotKind;
-  created_at: Date;
-  created_by: string;
-  description: string;
-  config: unknown;
-  meta: unknown;
-  secrets: unknown;
-  published: boolean;
-  published_at: Date | null;
-}
-
 /** A stored snapshot as content to restore. */
 export function contentOf(row: SnapshotRow): SnapshotContent {
   return { config: row.config, meta: row.meta, secrets: row.secrets, origin: row.api_key };
 }
 
 export const SNAPSHOT_PAGE_SIZE = 20;
-const SUMMARY_COLUMNS = 'id, created_at, created_by, description, published';
 
-export function toSummary(
-  r: Pick<SnapshotRow, 'id' | 'created_at' | 'created_by' | 'description' | 'published'>,
-) {
+export function toSummary(r: SummaryRow) {
   return {
     id: r.id,
     created: r.created_at.toISOString(),
@@ -104,11 +98,7 @@ function newSnapshotId(): string {
 
 /** Locks the game's row (configuration writers take the same lock), 404 when it is gone. */
 export async function lockGameRow(client: pg.PoolClient, apiKey: string): Promise<void> {
-  const { rowCount } = await client.query(
-    'SELECT 1 FROM games WHERE api_key = $1 AND deleted_at IS NULL FOR UPDATE',
-    [apiKey],
-  );
-  if (!rowCount) throw authErrors.gameNotFound(apiKey);
+  if (!(await lockGame(client, apiKey))) throw authErrors.gameNotFound(apiKey);
 }
 
 export function auditSnapshot(
@@ -143,22 +133,17 @@ export async function saveSnapshot(
   meta: WriteMeta,
 ): Promise<SnapshotSummary> {
   const content = await adapter.capture(client, apiKey);
-  const { rows } = await client.query<SnapshotRow>(
-    `INSERT INTO admin_snapshots (id, api_key, kind, created_at, created_by, description, config, meta, secrets)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8::json, $9::json) RETURNING ${SUMMARY_COLUMNS}`,
-    [
-      newSnapshotId(),
-      apiKey,
-      kind,
-      new Date(meta.at),
-      meta.actor,
-      description,
-      JSON.stringify(content.config),
-      JSON.stringify(content.meta),
-      content.secrets === undefined ? null : JSON.stringify(content.secrets),
-    ],
-  );
-  return toSummary(rows[0] as SnapshotRow);
+  const row = await insertSnapshot(client, apiKey, {
+    id: newSnapshotId(),
+    kind,
+    createdAt: new Date(meta.at),
+    createdBy: meta.actor,
+    description,
+    config: content.config,
+    meta: content.meta,
+    secrets: content.secrets,
+  });
+  return toSummary(row);
 }
 
 export async function createSnapshot(
@@ -190,12 +175,7 @@ export async function listSnapshots(
   page: number,
   pageSize: number,
 ): Promise<SnapshotSummary[]> {
-  const { rows } = await db.query<SnapshotRow>(
-    `SELECT ${SUMMARY_COLUMNS} FROM admin_snapshots WHERE api_key = $1 AND kind = $2
-     ORDER BY created_at DESC, seq DESC LIMIT $3 OFFSET $4`,
-    [apiKey, kind, pageSize, (page - 1) * pageSize],
-  );
-  return rows.map(toSummary);
+  return (await selectSnapshotPage(db, apiKey, kind, pageSize, (page - 1) * pageSize)).map(toSummary);
 }
 
 export async function readSnapshot(
@@ -205,12 +185,9 @@ export async function readSnapshot(
   id: string,
   lock = false,
 ): Promise<SnapshotRow> {
-  const { rows } = await db.query<SnapshotRow>(
-    `SELECT * FROM admin_snapshots WHERE api_key = $1 AND kind = $2 AND id = $3${lock ? ' FOR UPDATE' : ''}`,
-    [apiKey, kind, id],
-  );
-  if (!rows[0]) throw adminErrors.snapshotNotFound(id);
-  return rows[0];
+  const row = await selectSnapshot(db, apiKey, kind, id, lock);
+  if (!row) throw adminErrors.snapshotNotFound(id);
+  return row;
 }
 
 export async function deleteSnapshot(
@@ -224,7 +201,7 @@ export async function deleteSnapshot(
     await lockGameRow(client, apiKey);
     const row = await readSnapshot(client, apiKey, kind, id, true);
     if ((await liveSnapshotIdOf(client, apiKey, kind)) === id) throw adminErrors.snapshotIsLive(id);
-    await client.query('DELETE FROM admin_snapshots WHERE id = $1', [id]);
+    await deleteSnapshotRow(client, apiKey, id);
     await auditSnapshot(client, apiKey, `${actionArea(kind)}.delete`, id, meta, toSummary(row), undefined);
   });
 }
@@ -253,10 +230,6 @@ export async function revertToSnapshot(
 }
 
 /** The snapshot the Live stage runs, or null before the first publish (and after the last unpublish). */
-export async function liveSnapshotIdOf(db: Db, apiKey: string, kind: SnapshotKind): Promise<string | null> {
-  const { rows } = await db.query<{ snapshot_id: string | null }>(
-    'SELECT snapshot_id FROM live_snapshots WHERE api_key = $1 AND kind = $2',
-    [apiKey, kind],
-  );
-  return rows[0]?.snapshot_id ?? null;
+export function liveSnapshotIdOf(db: Db, apiKey: string, kind: SnapshotKind): Promise<string | null> {
+  return selectLiveSnapshotId(db, apiKey, kind);
 }

@@ -2,6 +2,8 @@
 import type pg from 'pg';
 import type { Static } from 'typebox';
 import { authErrors } from '../auth/errors.js';
+import { withSavepoint } from '../store/db.js';
+import { readGameConfig, readStoredConfig, writeGameConfig } from '../store/game-configs.js';
 import {
   buildEvent,
   buildIndexedType,
@@ -35,21 +37,9 @@ export {
 
 /** The game's configuration document; 404 when the game does not exist or is in the recycle bin. */
 export async function loadConfigDoc(db: Db, apiKey: string): Promise<ConfigDoc> {
-  const { rows } = await db.query<{ doc: Partial<ConfigDoc> | null }>(
-    `SELECT c.doc FROM games g LEFT JOIN game_configs c ON c.api_key = g.api_key
-     WHERE g.api_key = $1 AND g.deleted_at IS NULL`,
-    [apiKey],
-  );
-  if (!rows[0]) throw authErrors.gameNotFound(apiKey);
-  return canonicalDoc(rows[0].doc);
-}
-
-async function writeConfigDoc(client: pg.PoolClient, apiKey: string, doc: ConfigDoc): Promise<void> {
-  await client.query(
-    `INSERT INTO game_configs (api_key, doc) VALUES ($1, $2::jsonb)
-     ON CONFLICT (api_key) DO UPDATE SET doc = EXCLUDED.doc, updated_at = now()`,
-    [apiKey, JSON.stringify(doc)],
-  );
+  const row = await readGameConfig(db, apiKey);
+  if (!row) throw authErrors.gameNotFound(apiKey);
+  return canonicalDoc(row.doc);
 }
 
 /**
@@ -69,7 +59,7 @@ export async function changeConfig<T>(
       const doc = await loadConfigDoc(client, apiKey);
       const result = change(doc);
       throwIfIssues(validateConfigDoc(doc));
-      await writeConfigDoc(client, apiKey, doc);
+      await writeGameConfig(client, apiKey, doc);
       return result;
     },
     audit,
@@ -78,7 +68,11 @@ export async function changeConfig<T>(
 
 /** The whole configuration, as GET /config?full=true answers it: credentials by name, never their secrets. */
 export async function loadFullConfig(db: Db, apiKey: string): Promise<FullConfig> {
-  const doc = await loadConfigDoc(db, apiKey);
+  return fullConfigOf(db, apiKey, await loadConfigDoc(db, apiKey));
+}
+
+/** A canonical document as the whole configuration: with the game's credentials by name. */
+export async function fullConfigOf(db: Db, apiKey: string, doc: ConfigDoc): Promise<FullConfig> {
   return { apiKey, ...doc, '~credentials': await listCredentials(db, apiKey) };
 }
 
@@ -116,20 +110,15 @@ export async function replaceFullConfig(
   };
   const names = (body['~credentials'] ?? []).map((c) => c.name);
   throwIfIssues([...documentIdIssues(body), ...validateConfigDoc(doc), ...duplicateNames(names)]);
-  await client.query('SAVEPOINT replace_full_config');
-  try {
+  await withSavepoint(client, 'replace_full_config', async () => {
     await lockGame(client, apiKey);
     const write = async () => {
-      await writeConfigDoc(client, apiKey, doc);
+      await writeGameConfig(client, apiKey, doc);
       await replaceCredentials(client, apiKey, names, options.credentialHashes ?? {});
     };
     await (options.audit ? options.audit(client, apiKey, write) : write());
     await bumpConfigVersion(client, apiKey);
-    await client.query('RELEASE SAVEPOINT replace_full_config');
-  } catch (e) {
-    await client.query('ROLLBACK TO SAVEPOINT replace_full_config').catch(() => {});
-    throw e;
-  }
+  });
   return loadFullConfig(client, apiKey);
 }
 
@@ -138,11 +127,7 @@ export async function listConfiguredCollections(
   db: Db,
   apiKey: string,
 ): Promise<{ runningTotals: string[]; leaderboards: string[] }> {
-  const { rows } = await db.query<{ doc: Partial<ConfigDoc> }>(
-    'SELECT doc FROM game_configs WHERE api_key = $1',
-    [apiKey],
-  );
-  const doc = canonicalDoc(rows[0]?.doc);
+  const doc = canonicalDoc(await readStoredConfig(db, apiKey));
   return {
     runningTotals: doc['~runningTotals'].map((r) => `${r.shortCode}-runningTotal`),
     leaderboards: doc['~leaderboards'].map((l) => `${l.shortCode}-leaderboard`),

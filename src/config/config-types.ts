@@ -1,24 +1,34 @@
 // The game configuration's entities: value sets, TypeScript shapes, and the TypeBox schemas of bodies and answers.
 import { type TPartial, type TSchema, Type } from 'typebox';
+import {
+  AGGREGATION_TYPES,
+  CALCULATIONS,
+  DATA_TYPES,
+  FILTER_OPERATORS,
+  INDEXED_FIELD_TYPES,
+  RESET_FREQUENCIES,
+  SORT_ORDERS,
+} from '../types/config.js';
 
-const DATA_TYPES = ['int', 'number', 'string', 'json'] as const;
-const AGGREGATION_TYPES = [
-  'MAX',
-  'MIN',
-  'SUM',
-  'COUNT',
-  'LAST',
-  'SCRIPT',
-  'GROUPED',
-  'SUPPLEMENTAL',
-] as const;
-const CALCULATIONS = ['MAX', 'MIN', 'SUM', 'COUNT', 'LAST', 'SUPPLEMENTAL'] as const;
-/** Aggregations that compare or add values: refused on string and json attributes. */
-export const NUMERIC_AGGREGATIONS: readonly string[] = ['MAX', 'MIN', 'SUM'];
-const FILTER_OPERATORS = ['EQ', 'NE', 'GT', 'GE', 'LT', 'LE'] as const;
-const SORT_ORDERS = ['ASC', 'DESC'] as const;
-const RESET_FREQUENCIES = ['NEVER', 'DAILY', 'WEEKLY', 'MONTHLY'] as const;
-const INDEXED_FIELD_TYPES = ['string', 'number'] as const;
+// The shapes live in src/types/config.ts (the store and the data servers read them too); named here as before.
+export {
+  type AggregationType,
+  type Calculation,
+  type Collector,
+  type ConfigDoc,
+  type CredentialView,
+  type DataType,
+  type EventAttribute,
+  type FilterOperator,
+  type FullConfig,
+  type GameEvent,
+  type IndexedType,
+  type Leaderboard,
+  type LeaderboardField,
+  NUMERIC_AGGREGATIONS,
+  type Ref,
+  type RunningTotal,
+} from '../types/config.js';
 
 /**
  * Short codes appear in paths, in collection names (`<shortCode>-leaderboard`) and in partition codes
@@ -28,90 +38,6 @@ const SHORT_CODE_PATTERN = '^[A-Za-z][A-Za-z0-9_]*$';
 const SHORT_CODE_MAX = 64;
 /** Credential names appear in runtime URLs (`/rs/{credential}/{secret}/...`). */
 const CREDENTIAL_NAME_PATTERN = '^[A-Za-z][A-Za-z0-9_-]*$';
-
-export type DataType = (typeof DATA_TYPES)[number];
-export type AggregationType = (typeof AGGREGATION_TYPES)[number];
-export type Calculation = (typeof CALCULATIONS)[number];
-export type FilterOperator = (typeof FILTER_OPERATORS)[number];
-
-export interface Ref {
-  '@ref': string;
-}
-
-export interface EventAttribute {
-  '@id': string;
-  name: string;
-  shortCode: string;
-  dataType: DataType;
-  defaultAggregationType: AggregationType;
-  defaultValue: unknown;
-}
-
-export interface GameEvent {
-  '@id': string;
-  name: string;
-  shortCode: string;
-  description: string;
-  '~attributes': EventAttribute[];
-}
-
-export interface Collector {
-  attribute: Ref;
-  calculation: Calculation;
-  filter?: { operator: FilterOperator; value: unknown };
-}
-
-export interface RunningTotal {
-  '@id': string;
-  shortCode: string;
-  name: string;
-  description: string;
-  event: Ref;
-  groupBy: Ref[];
-  collectors: Collector[];
-}
-
-export interface LeaderboardField {
-  runningTotal: Ref;
-  collector: string;
-  sort: (typeof SORT_ORDERS)[number];
-}
-
-export interface Leaderboard {
-  '@id': string;
-  shortCode: string;
-  name: string;
-  description: string;
-  fields: LeaderboardField[];
-  partitions: { attribute: string }[];
-  resetFrequency: (typeof RESET_FREQUENCIES)[number];
-}
-
-export interface IndexedType {
-  '@id': string;
-  shortCode: string;
-  name: string;
-  fields: { name: string; type: (typeof INDEXED_FIELD_TYPES)[number] }[];
-}
-
-export interface CredentialView {
-  '@id': string;
-  name: string;
-}
-
-/** What game_configs.doc holds: everything but the apiKey and the credentials (kept in their own table). */
-export interface ConfigDoc {
-  '~events': GameEvent[];
-  '~runningTotals': RunningTotal[];
-  '~leaderboards': Leaderboard[];
-  '~indexedTypes': IndexedType[];
-}
-
-/** The whole configuration of a game: what GET /config?full=true answers and PUT /config takes. */
-export interface FullConfig extends ConfigDoc {
-  apiKey: string;
-  '~credentials': CredentialView[];
-}
 
 // ---- Examples of the OpenAPI document: one small game, every entity referring to the one before. ----
 

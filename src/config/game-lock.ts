@@ -2,27 +2,19 @@
 import type pg from 'pg';
 import { authErrors } from '../auth/errors.js';
 import { withTransaction } from '../store/db.js';
-
+import { lockGameRow, bumpConfigVersion as raiseVersion, selectConfigVersion } from '../store/games.js';
 import type { Db } from '../store/scope.js';
 
 export type { Db };
 
 /** Locks the game's row until the transaction ends; 404 when the game does not exist or is in the recycle bin. */
 export async function lockGame(client: pg.PoolClient, apiKey: string): Promise<void> {
-  const { rowCount } = await client.query(
-    'SELECT 1 FROM games WHERE api_key = $1 AND deleted_at IS NULL FOR UPDATE',
-    [apiKey],
-  );
-  if (!rowCount) throw authErrors.gameNotFound(apiKey);
+  if (!(await lockGameRow(client, apiKey))) throw authErrors.gameNotFound(apiKey);
 }
 
 /** Raises the configuration version; runtime servers poll it to notice changes. */
 export async function bumpConfigVersion(client: pg.PoolClient, apiKey: string): Promise<number> {
-  const { rows } = await client.query<{ config_version: string }>(
-    'UPDATE games SET config_version = config_version + 1 WHERE api_key = $1 RETURNING config_version',
-    [apiKey],
-  );
-  return Number(rows[0]?.config_version ?? 0);
+  return raiseVersion(client, apiKey);
 }
 
 /**
@@ -52,10 +44,7 @@ export async function changeGame<T>(
 
 /** The game's configuration version; 404 when the game does not exist or is in the recycle bin. */
 export async function getConfigVersion(db: Db, apiKey: string): Promise<number> {
-  const { rows } = await db.query<{ config_version: string }>(
-    'SELECT config_version FROM games WHERE api_key = $1 AND deleted_at IS NULL',
-    [apiKey],
-  );
-  if (!rows[0]) throw authErrors.gameNotFound(apiKey);
-  return Number(rows[0].config_version);
+  const version = await selectConfigVersion(db, apiKey);
+  if (version === undefined) throw authErrors.gameNotFound(apiKey);
+  return version;
 }

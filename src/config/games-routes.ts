@@ -125,7 +125,8 @@ export function registerGameRoutes(app: App, ctx: Context): void {
   app.delete(
     '/restv2/game/:apiKey',
     {
-      config: { auth: { permission: ['game', 2] }, ...GAME_WRITE },
+      // The service records the deletion in its transaction.
+      config: { auth: { permission: ['game', 2] }, ...GAME_WRITE, auditInline: true },
       schema: {
         tags,
         operationId: 'deleteGame',
@@ -135,14 +136,15 @@ export function registerGameRoutes(app: App, ctx: Context): void {
       },
     },
     async (request) => {
-      await deleteGame(pool, request.params.apiKey, ctx.clock());
+      await deleteGame(pool, request.params.apiKey, ctx.clock(), writeAudit(request, ctx.clock));
       return { message: 'SUCCESS' };
     },
   );
   app.post(
     '/restv2/game/:apiKey/restore',
     {
-      config: { ...anyUser, ...GAME_WRITE },
+      // The service records the restore in its transaction.
+      config: { ...anyUser, ...GAME_WRITE, auditInline: true },
       schema: {
         tags,
         operationId: 'restoreGame',
@@ -152,7 +154,14 @@ export function registerGameRoutes(app: App, ctx: Context): void {
         response: { 200: GameOut },
       },
     },
-    async (request) => restoreGame(pool, request.params.apiKey, principalOf(request).username, ctx.clock()),
+    async (request) =>
+      restoreGame(
+        pool,
+        request.params.apiKey,
+        principalOf(request).username,
+        ctx.clock(),
+        writeAudit(request, ctx.clock),
+      ),
   );
   app.get(
     '/restv2/game/:gameApiKey/endpoints',

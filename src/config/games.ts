@@ -5,6 +5,15 @@ import { createDefaultGroups } from '../auth/collaborators.js';
 import { authErrors } from '../auth/errors.js';
 import type { ClusterSettings } from '../settings.js';
 import { withTransaction } from '../store/db.js';
+import {
+  type GameRow,
+  insertGame,
+  markDeleted,
+  markRestored,
+  purgeDeletedGames,
+  selectDeletedGames,
+  selectGame,
+} from '../store/games.js';
 import type { RecordWrite } from './config-audit.js';
 import { gameErrors } from './errors.js';
 
@@ -18,15 +27,6 @@ export interface Game {
   owner: string;
   created: string;
   deleted?: string;
-}
-
-interface GameRow {
-  api_key: string;
-  name: string;
-  cluster: string;
-  owner: string;
-  created_at: Date;
-  deleted_at: Date | null;
 }
 
 function toGame(r: GameRow): Game {
@@ -59,65 +59,64 @@ export async function createGame(
   if (!clusters[cluster]) throw gameErrors.unknownCluster(cluster);
   const apiKey = newApiKey();
   return withTransaction(pool, async (client) => {
-    const { rows } = await client.query<GameRow>(
-      'INSERT INTO games (api_key, name, cluster, owner, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING *',
-      [apiKey, input.name, cluster, owner, new Date(nowMs)],
-    );
+    const row = await insertGame(client, apiKey, {
+      name: input.name,
+      cluster,
+      owner,
+      createdAt: new Date(nowMs),
+    });
     await createDefaultGroups(client, apiKey);
     // The new game's key is known here, in the transaction: its audit entry commits with it.
     await audit?.(client, apiKey);
-    return toGame(rows[0] as GameRow);
+    return toGame(row);
   });
 }
 
 export async function getGame(pool: pg.Pool, apiKey: string): Promise<Game> {
-  const { rows } = await pool.query<GameRow>(
-    'SELECT * FROM games WHERE api_key = $1 AND deleted_at IS NULL',
-    [apiKey],
-  );
-  if (!rows[0]) throw authErrors.gameNotFound(apiKey);
-  return toGame(rows[0]);
+  const row = await selectGame(pool, apiKey);
+  if (!row) throw authErrors.gameNotFound(apiKey);
+  return toGame(row);
 }
 
-export async function deleteGame(pool: pg.Pool, apiKey: string, nowMs: number): Promise<void> {
-  const res = await pool.query('UPDATE games SET deleted_at = $2 WHERE api_key = $1 AND deleted_at IS NULL', [
-    apiKey,
-    new Date(nowMs),
-  ]);
-  if (res.rowCount === 0) throw authErrors.gameNotFound(apiKey);
+/** Moves the game to the recycle bin; its audit entry (`audit`) commits with the change. */
+export async function deleteGame(
+  pool: pg.Pool,
+  apiKey: string,
+  nowMs: number,
+  audit?: RecordWrite,
+): Promise<void> {
+  await withTransaction(pool, async (client) => {
+    if (!(await markDeleted(client, apiKey, new Date(nowMs)))) throw authErrors.gameNotFound(apiKey);
+    await audit?.(client, apiKey);
+  });
 }
 
 /** Games in the recycle bin that the user owns (newer than 10 days; older ones are purged). */
 export async function listDeletedGames(pool: pg.Pool, owner: string, nowMs: number): Promise<Game[]> {
   await purgeRecycleBin(pool, nowMs);
-  const { rows } = await pool.query<GameRow>(
-    'SELECT * FROM games WHERE owner = $1 AND deleted_at IS NOT NULL ORDER BY deleted_at',
-    [owner],
-  );
-  return rows.map(toGame);
+  return (await selectDeletedGames(pool, owner)).map(toGame);
 }
 
+/** Brings the owner's game back from the recycle bin; its audit entry (`audit`) commits with the change. */
 export async function restoreGame(
   pool: pg.Pool,
   apiKey: string,
   owner: string,
   nowMs: number,
+  audit?: RecordWrite,
 ): Promise<Game> {
   await purgeRecycleBin(pool, nowMs);
-  const { rows } = await pool.query<GameRow>(
-    'UPDATE games SET deleted_at = NULL WHERE api_key = $1 AND owner = $2 AND deleted_at IS NOT NULL RETURNING *',
-    [apiKey, owner],
-  );
-  if (!rows[0]) throw gameErrors.notDeleted(apiKey);
-  return toGame(rows[0]);
+  return withTransaction(pool, async (client) => {
+    const row = await markRestored(client, apiKey, owner);
+    if (!row) throw gameErrors.notDeleted(apiKey);
+    await audit?.(client, apiKey);
+    return toGame(row);
+  });
 }
 
 /** Removes for good the games deleted more than 10 days ago (their groups and collaborators cascade). */
 async function purgeRecycleBin(pool: pg.Pool, nowMs: number): Promise<number> {
-  const res = await pool.query('DELETE FROM games WHERE deleted_at IS NOT NULL AND deleted_at <= $1', [
-    new Date(nowMs - RECYCLE_BIN_DAYS * DAY_MS),
-  ]);
-  return res.rowCount ?? 0;
+  return purgeDeletedGames(pool, new Date(nowMs - RECYCLE_BIN_DAYS * DAY_MS));
 }
 
 function fill(template: string | null, apiKey: string, stage: 'live' | 'preview'): string | null {

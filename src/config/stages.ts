@@ -1,6 +1,10 @@
 // Configuration by stage, for the runtime: Preview runs the working copy, Live the last published game snapshot.
 
-import { type Db, getConfigVersion, loadCredentialHashes, loadFullConfig } from './config-store.js';
+import { authErrors } from '../auth/errors.js';
+import { readLivePublishSeq, readLiveSecrets } from '../store/snapshots.js';
+import { readStageDocument } from '../store/stage-config.js';
+import { canonicalDoc } from './config-build.js';
+import { type Db, fullConfigOf, getConfigVersion, loadCredentialHashes } from './config-store.js';
 import type { FullConfig } from './config-types.js';
 
 export type StageName = 'live' | 'preview';
@@ -17,33 +21,19 @@ export interface StageConfig {
  * document, so a cache keyed by it reloads once more, never keeps a stale document under a new version.
  */
 export async function loadStageConfig(db: Db, apiKey: string, stage: StageName): Promise<StageConfig | null> {
-  if (stage === 'preview') {
-    const version = await getConfigVersion(db, apiKey);
-    return { version: `preview:${version}`, config: await loadFullConfig(db, apiKey) };
-  }
-  // One statement: the pointer and the snapshot it names are read together, so a publish is seen whole or not at all.
-  const { rows } = await db.query<{ publish_seq: string; config: FullConfig }>(
-    `SELECT l.publish_seq, s.config FROM live_snapshots l
-       JOIN admin_snapshots s ON s.id = l.snapshot_id
-       JOIN games g ON g.api_key = l.api_key AND g.deleted_at IS NULL
-     WHERE l.api_key = $1 AND l.kind = 'game'`,
-    [apiKey],
-  );
-  const row = rows[0];
-  if (!row) return null;
-  return { version: `live:${row.publish_seq}`, config: { ...row.config, apiKey } };
+  const staged = await readStageDocument(db, { game: apiKey, stage });
+  if (staged === undefined) throw authErrors.gameNotFound(apiKey);
+  if (staged === null) return null;
+  // Live runs the published configuration as it was captured (canonical then, credentials included).
+  if (stage === 'live') return { version: staged.version, config: { ...(staged.doc as FullConfig), apiKey } };
+  return { version: staged.version, config: await fullConfigOf(db, apiKey, canonicalDoc(staged.doc)) };
 }
 
 /** Only the version of loadStageConfig, for cheap polling; null when Live runs nothing. */
 export async function getStageVersion(db: Db, apiKey: string, stage: StageName): Promise<string | null> {
   if (stage === 'preview') return `preview:${await getConfigVersion(db, apiKey)}`;
-  const { rows } = await db.query<{ publish_seq: string; snapshot_id: string | null }>(
-    `SELECT l.publish_seq, l.snapshot_id FROM live_snapshots l JOIN games g ON g.api_key = l.api_key
-     WHERE l.api_key = $1 AND l.kind = 'game' AND g.deleted_at IS NULL`,
-    [apiKey],
-  );
-  const row = rows[0];
-  return row?.snapshot_id ? `live:${row.publish_seq}` : null;
+  const seq = await readLivePublishSeq(db, apiKey);
+  return seq === undefined ? null : `live:${seq}`;
 }
 
 /**
@@ -56,10 +46,8 @@ export async function loadStageCredentialHashes(
   stage: StageName,
 ): Promise<Record<string, string>> {
   if (stage === 'preview') return loadCredentialHashes(db, apiKey);
-  const { rows } = await db.query<{ secrets: { credentialHashes?: Record<string, string> } | null }>(
-    `SELECT s.secrets FROM live_snapshots l JOIN admin_snapshots s ON s.id = l.snapshot_id
-     WHERE l.api_key = $1 AND l.kind = 'game'`,
-    [apiKey],
-  );
-  return rows[0]?.secrets?.credentialHashes ?? {};
+  const secrets = (await readLiveSecrets(db, apiKey)) as
+    | { credentialHashes?: Record<string, string> }
+    | undefined;
+  return secrets?.credentialHashes ?? {};
 }

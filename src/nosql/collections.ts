@@ -1,6 +1,5 @@
 // Which collections a game has in a stage, the group and allowed actions of each, and meta/runtime creation.
 import type pg from 'pg';
-import { loadStageConfig } from '../config/stages.js';
 import {
   createdCollections,
   createdKind,
@@ -13,6 +12,7 @@ import { nosqlErrors } from './errors.js';
 import { type DdlOptions, dropPgIndex, forgetIndexes } from './indexes.js';
 import type { Db, GameScope, Scope, Stage } from './scope.js';
 import { checkCollectionName } from './scope.js';
+import { loadStageEntities } from './stage-config.js';
 
 export type Action =
   | 'FIND'
@@ -58,7 +58,7 @@ export type ConfiguredCollections = (
 
 /** Preview lists what the working configuration makes, Live what the published snapshot makes (none before it). */
 export const configuredCollections: ConfiguredCollections = async (db, scope) => {
-  const stage = await loadStageConfig(db, scope.game, scope.stage).catch((e: { code?: string }) => {
+  const stage = await loadStageEntities(db, scope).catch((e: { code?: string }) => {
     // A nosql server on its own database has no configuration tables: it knows no configured collections.
     if (e.code === '42P01') return null;
     throw e;

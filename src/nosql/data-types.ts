@@ -1,14 +1,14 @@
 // The data types a stage declares (~indexedTypes): Preview reads the working configuration, Live the published one.
-import type { IndexedType } from '../config/config-types.js';
-import { loadStageConfig } from '../config/stages.js';
+import type { IndexedType } from '../types/config.js';
 import { dataErrors } from './data-errors.js';
 import type { Db, Stage } from './scope.js';
+import { loadStageEntities } from './stage-config.js';
 
 export type DataType = IndexedType;
 
 /** The declared types; none in Live before the first publish (Live then runs no configuration). */
 export async function loadDataTypes(db: Db, game: string, stage: Stage): Promise<DataType[]> {
-  const staged = await loadStageConfig(db, game, stage);
+  const staged = await loadStageEntities(db, { game, stage });
   return staged?.config['~indexedTypes'] ?? [];
 }
 

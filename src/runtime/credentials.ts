@@ -5,19 +5,8 @@
 // secret (the same reasoning as access tokens). A snapshot copied to another game keeps its secrets, so one
 // secret may open several games: the credential is then written `{apiKey}.{name}` to say which.
 import { hashCredentialSecret } from '../config/server-credentials.js';
+import { selectCredentialGames } from '../store/config-credentials.js';
 import type { Db, Stage } from './doc-store.js';
-
-const PREVIEW_SQL = `
-  SELECT c.api_key FROM config_credentials c JOIN games g ON g.api_key = c.api_key AND g.deleted_at IS NULL
-  WHERE c.name = $1 AND c.secret_hash = $2 AND ($3::text IS NULL OR c.api_key = $3) LIMIT 2`;
-
-// Live accepts the credentials kept with the published snapshot (a credential made since is not Live yet).
-const LIVE_SQL = `
-  SELECT l.api_key FROM admin_snapshots s
-    JOIN live_snapshots l ON l.api_key = s.api_key AND l.kind = 'game' AND l.snapshot_id = s.id
-    JOIN games g ON g.api_key = l.api_key AND g.deleted_at IS NULL
-  WHERE (s.secrets::jsonb -> 'credentialHashes') @> jsonb_build_object($1::text, $2::text)
-    AND ($3::text IS NULL OR s.api_key = $3) LIMIT 2`;
 
 /** `name` or `apiKey.name` (credential names have no dot; API keys neither). */
 function parseCredential(credential: string): { apiKey: string | null; name: string } {
@@ -35,12 +24,8 @@ async function resolveCredential(
   secret: string,
 ): Promise<string | null> {
   const { apiKey, name } = parseCredential(credential);
-  const { rows } = await db.query<{ api_key: string }>(stage === 'live' ? LIVE_SQL : PREVIEW_SQL, [
-    name,
-    hashCredentialSecret(secret),
-    apiKey,
-  ]);
-  return rows.length === 1 ? (rows[0]?.api_key ?? null) : null;
+  const games = await selectCredentialGames(db, { stage, game: apiKey }, name, hashCredentialSecret(secret));
+  return games.length === 1 ? (games[0] ?? null) : null;
 }
 
 export interface CredentialCache {

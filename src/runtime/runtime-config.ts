@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { ATTRIBUTE_REF, EVENT_REF, RUNNING_TOTAL_REF } from '../config/config-build.js';
 import type {
   Calculation,
+  ConfigDoc,
   EventAttribute,
   FilterOperator,
-  FullConfig,
   Leaderboard,
   RunningTotal,
 } from '../config/config-types.js';
@@ -111,7 +111,7 @@ function planLeaderboard(
 }
 
 /** Compiles a configuration; lists are kept in short-code order so every writer locks rows in one order. */
-export function compileRuntimeConfig(version: string, config: FullConfig): RuntimeConfig {
+export function compileRuntimeConfig(version: string, config: ConfigDoc): RuntimeConfig {
   const byCode = <T extends { shortCode: string }>(a: T, b: T) =>
     a.shortCode < b.shortCode ? -1 : a.shortCode > b.shortCode ? 1 : 0;
   const totals = new Map(config['~runningTotals'].map((rt) => [rt.shortCode, planRunningTotal(rt)]));

@@ -1,6 +1,6 @@
 // The config_credentials table: a game's server credentials of the runtime API, by name, in their order, each
 // kept as the SHA-256 of its secret (hashing and checking are the callers', src/config/server-credentials.ts).
-import type { Db } from './scope.js';
+import type { Db, Stage } from './scope.js';
 
 /** The game's credential names, in their order. */
 export async function selectCredentialNames(db: Db, apiKey: string): Promise<string[]> {
@@ -75,4 +75,36 @@ export async function deleteCredentials(db: Db, apiKey: string, name?: string): 
       ? await db.query('DELETE FROM config_credentials WHERE api_key = $1', [apiKey])
       : await db.query('DELETE FROM config_credentials WHERE api_key = $1 AND name = $2', [apiKey, name]);
   return Boolean(rowCount);
+}
+
+// Preview accepts the working copy's credentials.
+const PREVIEW_GAMES = `
+  SELECT c.api_key FROM config_credentials c JOIN games g ON g.api_key = c.api_key AND g.deleted_at IS NULL
+  WHERE c.name = $1 AND c.secret_hash = $2 AND ($3::text IS NULL OR c.api_key = $3) LIMIT 2`;
+
+// Live accepts the credentials kept with the published snapshot (a credential made since is not Live yet).
+const LIVE_GAMES = `
+  SELECT l.api_key FROM admin_snapshots s
+    JOIN live_snapshots l ON l.api_key = s.api_key AND l.kind = 'game' AND l.snapshot_id = s.id
+    JOIN games g ON g.api_key = l.api_key AND g.deleted_at IS NULL
+  WHERE (s.secrets::jsonb -> 'credentialHashes') @> jsonb_build_object($1::text, $2::text)
+    AND ($3::text IS NULL OR s.api_key = $3) LIMIT 2`;
+
+/**
+ * The games (at most two: enough to tell one from several) whose credential `name` has this secret hash in the
+ * stage. The scope is what the caller is looking for: the stage, and the game when the credential named it
+ * (`{apiKey}.{name}`), else null for any game.
+ */
+export async function selectCredentialGames(
+  db: Db,
+  scope: { stage: Stage; game: string | null },
+  name: string,
+  hash: string,
+): Promise<string[]> {
+  const { rows } = await db.query<{ api_key: string }>(scope.stage === 'live' ? LIVE_GAMES : PREVIEW_GAMES, [
+    name,
+    hash,
+    scope.game,
+  ]);
+  return rows.map((r) => r.api_key);
 }

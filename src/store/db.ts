@@ -154,3 +154,25 @@ export async function currentSchema(db: Db): Promise<string | undefined> {
   const { rows } = await db.query<{ s: string }>('SELECT current_schema() AS s');
   return rows[0]?.s;
 }
+
+/**
+ * Runs `fn` under a savepoint of the caller's transaction on `client`: a throw rolls back to it (leaving the
+ * transaction usable) and is rethrown. `name` is a fixed identifier of the caller's, never user input.
+ */
+export async function withSavepoint<T>(
+  client: pg.PoolClient,
+  name: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  // A savepoint's name is an identifier (no bind parameter): only a plain one reaches the statement.
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`Invalid savepoint name ${name}`);
+  await client.query(`SAVEPOINT ${name}`);
+  try {
+    const result = await fn();
+    await client.query(`RELEASE SAVEPOINT ${name}`);
+    return result;
+  } catch (e) {
+    await client.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => {});
+    throw e;
+  }
+}

@@ -50,24 +50,3 @@ export async function importTransaction<T>(
     client.release(broken);
   }
 }
-
-/**
- * Runs `fn` under a savepoint of the import's transaction: on a throw the transaction goes back to where it was
- * (and stays usable, so the import can retry record by record) and the throw goes on.
- */
-export async function underSavepoint<T>(
-  client: pg.PoolClient,
-  name: 'import_batch' | 'import_record',
-  fn: () => Promise<T>,
-): Promise<T> {
-  await client.query(`SAVEPOINT ${name}`);
-  try {
-    const result = await fn();
-    await client.query(`RELEASE SAVEPOINT ${name}`);
-    return result;
-  } catch (e) {
-    // A connection that cannot roll back fails the import with the original error; the transaction's end sees it.
-    await client.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => {});
-    throw e;
-  }
-}

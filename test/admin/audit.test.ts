@@ -74,6 +74,21 @@ describe('audit log', () => {
     expect(rows.every((r) => r.api_key === null)).toBe(true);
   });
 
+  it('game delete and restore → one entry each on the game, newest first; a refused restore → none', async () => {
+    const created = await w.call('POST', '/restv2/games', w.owner, { name: 'Binned game' });
+    const key = created.json().apiKey as string;
+    expect((await w.call('DELETE', `/restv2/game/${key}`, w.owner)).statusCode).toBe(200);
+    expect((await w.call('DELETE', `/restv2/game/${key}`, w.owner)).statusCode).toBe(404);
+    expect((await w.call('POST', `/restv2/game/${key}/restore`, w.owner)).statusCode).toBe(200);
+    expect((await w.call('POST', `/restv2/game/${key}/restore`, w.owner)).statusCode).not.toBe(200);
+    const res = await w.call('GET', `/restv2/game/${key}/admin/audit`, w.owner);
+    expect(res.json().entries).toMatchObject([
+      { action: 'game.post', target: '/restv2/game/:apiKey/restore', status: 200, actor: w.ownerName },
+      { action: 'game.delete', target: '/restv2/game/:apiKey', status: 200, actor: w.ownerName },
+      { action: 'game.post', target: '/restv2/games', status: 201 },
+    ]);
+  });
+
   it('a refused write (403, 400) → no entry', async () => {
     const before = (await entries()).length;
     await w.call('POST', `/restv2/game/${w.apiKey}/manage/screens`, w.readOnly, {

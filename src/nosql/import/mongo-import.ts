@@ -1,12 +1,12 @@
 // The mongo import: documents back into the document store (where the export read them), runtime and meta collections
 // made again, and each document of a configured leaderboard ranked again as the entry it mirrors.
 import type pg from 'pg';
-import { loadStageConfig } from '../../config/stages.js';
 import { type MirrorRecord, rebuildRankBuckets, restoreEntries } from '../../runtime/leaderboard-restore.js';
 import { compileRuntimeConfig, type LeaderboardPlan } from '../../runtime/runtime-config.js';
 import { recordCollections } from '../../store/collections.js';
 import { importDocuments } from '../../store/documents.js';
 import type { GameScope } from '../scope.js';
+import { loadStageEntities } from '../stage-config.js';
 import { importErrors } from './errors.js';
 import { type DocumentRecord, kindOf, parseDocumentLine } from './records.js';
 import type { Importer } from './run-import.js';
@@ -16,7 +16,7 @@ async function configuredLeaderboards(
   pool: pg.Pool,
   scope: GameScope,
 ): Promise<Map<string, LeaderboardPlan>> {
-  const staged = await loadStageConfig(pool, scope.game, scope.stage).catch((e: { code?: string }) => {
+  const staged = await loadStageEntities(pool, scope).catch((e: { code?: string }) => {
     // A nosql server on its own database has no configuration tables: no leaderboard is configured there.
     if (e.code === '42P01') return null;
     throw e;

@@ -1,7 +1,8 @@
 // One import, all or nothing: lines → records → batches written in one transaction; the first bad line names itself.
 import type pg from 'pg';
 import { isPlaybaseError, type PlaybaseError } from '../../errors.js';
-import { importTransaction, underSavepoint } from '../../store/import-transaction.js';
+import { withSavepoint } from '../../store/db.js';
+import { importTransaction } from '../../store/import-transaction.js';
 import { translateDbError } from '../db-errors.js';
 import type { GameScope, Scope } from '../scope.js';
 import { importErrors } from './errors.js';
@@ -56,7 +57,7 @@ async function locateFailure<R extends { line: number }>(
 ): Promise<never> {
   for (const record of records) {
     try {
-      await underSavepoint(client, 'import_record', () => importer.write(client, [record]));
+      await withSavepoint(client, 'import_record', () => importer.write(client, [record]));
     } catch (e) {
       if (!isRecordSqlError(e)) throw e;
       const known = await translateDbError(e, client, importer.scopeOf(record), timeoutMs);
@@ -78,7 +79,7 @@ async function writeBatch<R extends { line: number }>(
 ): Promise<void> {
   if (records.length === 0) return;
   try {
-    await underSavepoint(client, 'import_batch', () => importer.write(client, records));
+    await withSavepoint(client, 'import_batch', () => importer.write(client, records));
   } catch (e) {
     if (!isRecordSqlError(e)) throw e;
     await locateFailure(client, importer, records, timeoutMs, e);
