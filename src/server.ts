@@ -74,8 +74,8 @@ function registrarsFor(settings: Settings): RoleRegistrar[] {
     registrars.push((app, ctx) => registerAuthRoutes(backend as AuthBackend)(app, ctx), registerTokenPurge);
   if (settings.roles.includes('config'))
     registrars.push(registerGameRoutes, registerConfigRoutes, registerAdminRoutes);
-  // The audit hook comes with the admin routes; an auth-only process still records its writes.
-  else if (settings.roles.includes('auth')) registrars.push((app, ctx) => registerAuditHook(app, ctx));
+  // The audit declarations' check comes with the admin routes; an auth-only process checks its routes too.
+  else if (settings.roles.includes('auth')) registrars.push((app) => registerAuditHook(app));
   if (settings.roles.includes('nosql')) {
     registrars.push(async (app, ctx) => {
       await app.register(async (scope) => registerNosqlRoutes(scope as App, ctx, 'live'), {

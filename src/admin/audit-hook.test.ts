@@ -1,6 +1,9 @@
 // What the audit hook records: which routes, and the redaction of paths and configuration documents.
+
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { auditAreaOf, redactPath, redactSecrets } from './audit-hook.js';
+import type { App } from '../route/app.js';
+import { auditAreaOf, redactPath, redactSecrets, registerAuditHook } from './audit-hook.js';
 
 describe('auditAreaOf', () => {
   it('auth, games, configuration, admin and manage routes → their area; runtime data and discovery → none', () => {
@@ -17,6 +20,31 @@ describe('auditAreaOf', () => {
       auditAreaOf('/preview/restv2/game/:gameApiKey/mongo/collection/:collectionName/insert'),
     ).toBeUndefined();
     expect(auditAreaOf('/restv2/game/:apiKey/configuration')).toBeUndefined();
+  });
+});
+
+describe('registration check', () => {
+  const withRoute = async (config: Record<string, unknown>) => {
+    const app = Fastify() as unknown as App;
+    registerAuditHook(app);
+    try {
+      app.post('/restv2/games', { config }, async () => ({}));
+      await app.ready();
+    } finally {
+      await app.close();
+    }
+  };
+
+  it('an audited write whose service records its entry (auditInline) → registers', async () => {
+    await expect(withRoute({ audit: 'game', auditInline: true })).resolves.toBeUndefined();
+  });
+
+  it('an audited write whose service records nothing → the start fails, naming the route', async () => {
+    await expect(withRoute({ audit: 'game' })).rejects.toThrow(/\/restv2\/games is audited \(game\)/);
+  });
+
+  it('a write without the area its URL implies → the start fails', async () => {
+    await expect(withRoute({ auditInline: true })).rejects.toThrow(/its URL implies game/);
   });
 });
 

@@ -1,10 +1,9 @@
-// Records every successful write through a route that declares an audit area (config.audit) in the audit log,
-// app-wide, unless the route's service writes its own entry (config.auditInline).
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Context } from '../context.js';
+// The audit log's declarations, checked when routes register: every write route declares the audit area its URL
+// implies (config.audit), and its service records the entry itself, in the write's transaction with the before
+// and after it holds (config.auditInline). No entry is made after the fact, outside the write.
 import type { App } from '../route/app.js';
 import { isWriteMethod } from '../route/policy.js';
-import { recordAudit, redactPath, redactSecrets } from '../store/audit.js';
+import { redactPath, redactSecrets } from '../store/audit.js';
 
 // Where the redaction lived before the services wrote their own entries; its unit test reads it here.
 export { redactPath, redactSecrets };
@@ -26,22 +25,11 @@ export function auditAreaOf(route: string): string | undefined {
   return undefined;
 }
 
-function apiKeyOf(request: FastifyRequest): string | undefined {
-  const params = (request.params ?? {}) as Record<string, string | undefined>;
-  return params.apiKey ?? params.gameApiKey;
-}
-
-function isAudited(request: FastifyRequest): boolean {
-  if (!isWriteMethod(request.method)) return false;
-  const config = request.routeOptions.config;
-  return config.audit !== undefined && !config.auditInline;
-}
-
 /** A write route registered without the audit area its URL implies is a mistake caught at start, not a lost entry. */
 function checkDeclaredArea(route: {
   url: string;
   method: string | string[];
-  config?: { audit?: string };
+  config?: { audit?: string; auditInline?: boolean };
 }): void {
   if (![route.method].flat().some(isWriteMethod)) return;
   const implied = auditAreaOf(route.url);
@@ -50,41 +38,15 @@ function checkDeclaredArea(route: {
       `route ${route.url} declares audit area ${route.config?.audit}, its URL implies ${implied}`,
     );
   }
+  if (implied !== undefined && route.config?.auditInline !== true) {
+    throw new Error(`route ${route.url} is audited (${implied}) but its service does not record the entry`);
+  }
 }
 
 /**
- * Registers the hook: every audited write that answered 2xx gets one entry (configuration, manage and snapshot
- * writes record their own, with before and after, in their transaction). A failure to record is logged, never
- * turned into an error for a write that has already committed.
+ * Registers the check: a write route whose URL implies an audit area must declare it, and declare that its
+ * service records the entry (auditInline); a route that would leave its writes unrecorded fails the start.
  */
-export function registerAuditHook(app: App, ctx: Context): void {
-  const { pool } = ctx.store;
+export function registerAuditHook(app: App): void {
   app.addHook('onRoute', checkDeclaredArea);
-  // Recorded before the answer is sent: the entry is in the log (in order) when the client sees the answer.
-  app.addHook('onSend', async (request, reply, payload) => {
-    await record(request, reply);
-    return payload;
-  });
-  async function record(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (reply.statusCode < 200 || reply.statusCode >= 300 || !isAudited(request)) return;
-    const apiKey = apiKeyOf(request);
-    const route = request.routeOptions.url ?? '';
-    const principal = request.playbaseAuth;
-    try {
-      await recordAudit(pool, {
-        apiKey,
-        actor: principal?.username ?? 'anonymous',
-        credential: principal?.kind,
-        action: `${request.routeOptions.config.audit}.${request.method.toLowerCase()}`,
-        target: route,
-        method: request.method,
-        path: redactPath(request.url),
-        status: reply.statusCode,
-        requestId: request.id,
-        at: ctx.clock(),
-      });
-    } catch (err) {
-      request.log.error({ err }, 'audit entry not recorded');
-    }
-  }
 }

@@ -22,7 +22,7 @@ function pushSettingsOf(ctx: Context): PushSettings {
 
 /** Registers every administration route of the config role, and the app-wide audit hook. */
 export function registerAdminRoutes(app: App, ctx: Context): void {
-  registerAuditHook(app, ctx);
+  registerAuditHook(app);
   registerAuditRoutes(app, ctx);
   registerSnapshotRoutes(app, ctx, {
     kind: 'game',

@@ -1,7 +1,6 @@
 // The audit entry of an auth write (the routes declared with AUTH_WRITE): written by the service on the write's
 // client, inside its transaction, so it commits or rolls back with the write and is in the log when the answer
-// arrives. The same entry the app-wide hook (admin/audit-hook.ts) writes for the routes that do not record their
-// own: `auth.<method>`, the route, the path with credential-like query values redacted, the status answered.
+// arrives: `auth.<method>`, the route, the path with credential-like query values redacted, the status answered.
 import type { FastifyRequest } from 'fastify';
 import { recordAudit, redactPath } from '../store/audit.js';
 import type { Db } from '../store/scope.js';
