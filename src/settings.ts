@@ -34,6 +34,8 @@ export interface Settings {
   /** Where a config or nosql server asks the auth server to check access tokens (split mode). */
   authUrl: string;
   clusters: Record<string, ClusterSettings>;
+  /** The cluster a game is created on when its creation names none (PLAYBASE_DEFAULT_CLUSTER, else local). */
+  defaultCluster: string;
   logLevel: string;
   /** LOG_FORMAT: readable lines (pino-pretty) or JSON; unset → readable when standard output is a terminal. */
   logFormat: LogFormat;
@@ -185,6 +187,17 @@ function readClusters(env: Env, publicUrl: string): Record<string, ClusterSettin
   return clusters;
 }
 
+function readDefaultCluster(env: Env, clusters: Record<string, ClusterSettings>): string {
+  const name = env.PLAYBASE_DEFAULT_CLUSTER?.trim() || 'local';
+  if (!Object.hasOwn(clusters, name)) {
+    throw new SettingsError(
+      'PLAYBASE_DEFAULT_CLUSTER',
+      `names no cluster of PLAYBASE_CLUSTERS (${Object.keys(clusters).join(', ')})`,
+    );
+  }
+  return name;
+}
+
 function readLogFormat(env: Env, terminal: boolean): LogFormat {
   const raw = env.LOG_FORMAT?.trim() ?? '';
   if (raw === '') return terminal ? 'pretty' : 'json';
@@ -316,6 +329,7 @@ export function loadSettings(
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new SettingsError('LOG_LEVEL', `unknown level "${logLevel}"`);
   }
+  const clusters = readClusters(env, publicUrl);
   const authUrl = (readUrl(env, 'PLAYBASE_AUTH_URL', ['http:', 'https:']) ?? publicUrl).replace(/\/+$/, '');
   return {
     port,
@@ -333,7 +347,8 @@ export function loadSettings(
     adminPassword,
     roles: readRoles(env),
     authUrl,
-    clusters: readClusters(env, publicUrl),
+    clusters,
+    defaultCluster: readDefaultCluster(env, clusters),
     logLevel,
     logFormat: readLogFormat(env, terminal),
     shutdownGraceMs: readInt(env, 'PLAYBASE_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),

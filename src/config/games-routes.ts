@@ -79,7 +79,7 @@ export function registerGameRoutes(app: App, ctx: Context): void {
             pool,
             request.body,
             principalOf(request).username,
-            ctx.settings.clusters,
+            ctx.settings,
             ctx.clock(),
             writeAudit(request, ctx.clock, 201),
           ),

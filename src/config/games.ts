@@ -51,12 +51,14 @@ export async function createGame(
   pool: pg.Pool,
   input: { name: string; cluster?: string | undefined },
   owner: string,
-  clusters: Record<string, ClusterSettings>,
+  registry: { clusters: Record<string, ClusterSettings>; defaultCluster: string },
   nowMs: number,
   audit?: RecordWrite,
 ): Promise<Game> {
-  const cluster = input.cluster ?? 'local';
-  if (!clusters[cluster]) throw gameErrors.unknownCluster(cluster);
+  const { clusters } = registry;
+  // A game stays on its cluster: moving one (its documents, its runtime data) is not offered.
+  const cluster = input.cluster ?? registry.defaultCluster;
+  if (!Object.hasOwn(clusters, cluster)) throw gameErrors.unknownCluster(cluster);
   const apiKey = newApiKey();
   return withTransaction(pool, async (client) => {
     const row = await insertGame(client, apiKey, {
@@ -124,7 +126,7 @@ function fill(template: string | null, apiKey: string, stage: 'live' | 'preview'
 }
 
 export function endpointsOf(game: Game, clusters: Record<string, ClusterSettings>) {
-  const c = clusters[game.cluster];
+  const c = Object.hasOwn(clusters, game.cluster) ? clusters[game.cluster] : undefined;
   if (!c) throw gameErrors.unknownCluster(game.cluster);
   return {
     liveNosql: fill(c.liveNosql, game.apiKey, 'live'),

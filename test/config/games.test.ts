@@ -79,6 +79,36 @@ describe('recycle bin (10 days, controllable clock)', () => {
   });
 });
 
+describe('PLAYBASE_DEFAULT_CLUSTER', () => {
+  let w: ConfigWorld;
+  beforeAll(async () => {
+    w = await startConfigWorld({
+      PUBLIC_URL: 'https://config.example.com',
+      PLAYBASE_CLUSTERS: JSON.stringify({
+        eu: { liveNosql: 'https://eu.example.com/live', previewNosql: 'https://eu.example.com/preview' },
+      }),
+      PLAYBASE_DEFAULT_CLUSTER: 'eu',
+    });
+  });
+  afterAll(() => w.close());
+
+  it('a game created without a cluster → on the default cluster, discovery answers its URLs', async () => {
+    const game = await w.ok('POST', '/restv2/games', { name: 'Default EU' });
+    expect(game.cluster).toBe('eu');
+    const res = await w.call('GET', `/restv2/game/${game.apiKey}/endpoints`, w.owner);
+    expect(res.json()).toMatchObject({
+      liveNosql: 'https://eu.example.com/live',
+      previewNosql: 'https://eu.example.com/preview',
+    });
+  });
+
+  it('a cluster named in the creation → that cluster, not the default', async () => {
+    expect((await w.ok('POST', '/restv2/games', { name: 'Local one', cluster: 'local' })).cluster).toBe(
+      'local',
+    );
+  });
+});
+
 describe('endpoint discovery (PLAYBASE_CLUSTERS templates)', () => {
   let w: ConfigWorld;
   beforeAll(async () => {
@@ -122,6 +152,13 @@ describe('endpoint discovery (PLAYBASE_CLUSTERS templates)', () => {
   it('a cluster not in the registry → 400 CLUSTER_UNKNOWN', async () => {
     const res = await w.call('POST', '/restv2/games', w.owner, { name: 'Nowhere', cluster: 'mars' });
     expect([res.statusCode, res.json().code]).toEqual([400, 'CLUSTER_UNKNOWN']);
+  });
+
+  it('a cluster named like an object property (constructor, toString) → 400 CLUSTER_UNKNOWN', async () => {
+    for (const cluster of ['constructor', 'toString', '__proto__']) {
+      const res = await w.call('POST', '/restv2/games', w.owner, { name: 'Proto', cluster });
+      expect([cluster, res.statusCode, res.json().code]).toEqual([cluster, 400, 'CLUSTER_UNKNOWN']);
+    }
   });
 
   it('a JWT of another game → 403 JWT_WRONG_GAME; an expired token → 401 TOKEN_EXPIRED', async () => {

@@ -74,6 +74,8 @@ describe('settings', () => {
     [{ PLAYBASE_ADMIN_PASSWORD: 'short' }, 'PLAYBASE_ADMIN_PASSWORD'],
     [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL'],
     [{ PLAYBASE_CLUSTERS: '{bad' }, 'PLAYBASE_CLUSTERS'],
+    [{ PLAYBASE_DEFAULT_CLUSTER: 'eu' }, 'PLAYBASE_DEFAULT_CLUSTER'],
+    [{ PLAYBASE_DEFAULT_CLUSTER: 'constructor' }, 'PLAYBASE_DEFAULT_CLUSTER'],
     [
       { PLAYBASE_HTTP_HEADERS_TIMEOUT_MS: '5000', PLAYBASE_HTTP_REQUEST_TIMEOUT_MS: '1000' },
       'PLAYBASE_HTTP_HEADERS_TIMEOUT_MS',
@@ -107,5 +109,12 @@ describe('settings', () => {
     });
     expect(Object.keys(s.clusters).sort()).toEqual(['eu', 'local']);
     expect(s.clusters.eu?.liveElasticSearch).toBeNull();
+    expect(s.defaultCluster).toBe('local');
+  });
+
+  it('PLAYBASE_DEFAULT_CLUSTER names a cluster of PLAYBASE_CLUSTERS → new games go there', () => {
+    const eu = { liveNosql: 'https://eu.example.com/live', previewNosql: 'https://eu.example.com/preview' };
+    const s = loadSettings({ PLAYBASE_CLUSTERS: JSON.stringify({ eu }), PLAYBASE_DEFAULT_CLUSTER: 'eu' });
+    expect(s.defaultCluster).toBe('eu');
   });
 });
