@@ -12,6 +12,8 @@ export interface Figure {
   p99Ms: number;
   errors: number;
   non2xx: number;
+  /** Connections of the load, when not the suite's usual count. */
+  connections?: number;
   /** CPU time (user + system) the server process spent per request during the run, when its pid was given. */
   serverCpuMicrosPerRequest?: number;
   /** CPU time the load generator (this process) spent per request: near one core's worth, it is the bottleneck. */
