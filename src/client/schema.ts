@@ -1427,6 +1427,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/live/restv2/game/{gameApiKey}/mongo/collection/{collectionName}/findAndModify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Update or remove the first matching document, answering it before or after */
+        post: operations["liveFindAndModify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/live/restv2/game/{gameApiKey}/mongo/collection/{collectionName}/distinct": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The different values of a field */
+        post: operations["liveDistinct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/live/restv2/game/{gameApiKey}/mongo/collection/{collectionName}/indices": {
         parameters: {
             query?: never;
@@ -1694,6 +1728,40 @@ export interface paths {
         put?: never;
         /** Run an aggregation pipeline */
         post: operations["previewAggregate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/preview/restv2/game/{gameApiKey}/mongo/collection/{collectionName}/findAndModify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Update or remove the first matching document, answering it before or after */
+        post: operations["previewFindAndModify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/preview/restv2/game/{gameApiKey}/mongo/collection/{collectionName}/distinct": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The different values of a field */
+        post: operations["previewDistinct"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9084,6 +9152,161 @@ export interface operations {
             };
         };
     };
+    liveFindAndModify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                collectionName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": {
+                 *         "displayName": "Ada"
+                 *       },
+                 *       "update": {
+                 *         "$inc": {
+                 *           "level": 1
+                 *         }
+                 *       },
+                 *       "new": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description a MongoDB query filter */
+                    query?: {
+                        [key: string]: unknown;
+                    };
+                    sort?: {
+                        [key: string]: 1 | -1;
+                    };
+                    /** @description update operators, or a replacement document */
+                    update?: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * @description remove the document instead
+                     * @default false
+                     */
+                    remove?: boolean;
+                    /**
+                     * @description answer the document after the update
+                     * @default false
+                     */
+                    new?: boolean;
+                    /** @default false */
+                    upsert?: boolean;
+                    /** @description a projection of value */
+                    fields?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "value": {
+                     *         "_id": {
+                     *           "$oid": "6740a1b2c3d4e5f601234567"
+                     *         },
+                     *         "displayName": "Ada",
+                     *         "level": 13,
+                     *         "created": {
+                     *           "$date": {
+                     *             "$numberLong": "1795435200000"
+                     *           }
+                     *         }
+                     *       },
+                     *       "lastErrorObject": {
+                     *         "n": 1,
+                     *         "updatedExisting": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the document before (or, with new, after); null */
+                        value: {
+                            [key: string]: unknown;
+                        } | (never | null);
+                        lastErrorObject: {
+                            n: number;
+                            updatedExisting?: boolean;
+                            /** @description the _id of the inserted document (extended JSON) */
+                            upserted?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    liveDistinct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                collectionName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "country",
+                 *       "query": {
+                 *         "level": {
+                 *           "$gte": 10
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description a field path */
+                    key: string;
+                    /** @description a MongoDB query filter */
+                    query?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "values": [
+                     *         "FR",
+                     *         "GB",
+                     *         "US"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the different values, in BSON order (extended JSON) */
+                        values: unknown[];
+                    };
+                };
+            };
+        };
+    };
     liveListIndexes: {
         parameters: {
             query?: never;
@@ -9915,6 +10138,161 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     }[];
+                };
+            };
+        };
+    };
+    previewFindAndModify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                collectionName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": {
+                 *         "displayName": "Ada"
+                 *       },
+                 *       "update": {
+                 *         "$inc": {
+                 *           "level": 1
+                 *         }
+                 *       },
+                 *       "new": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description a MongoDB query filter */
+                    query?: {
+                        [key: string]: unknown;
+                    };
+                    sort?: {
+                        [key: string]: 1 | -1;
+                    };
+                    /** @description update operators, or a replacement document */
+                    update?: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * @description remove the document instead
+                     * @default false
+                     */
+                    remove?: boolean;
+                    /**
+                     * @description answer the document after the update
+                     * @default false
+                     */
+                    new?: boolean;
+                    /** @default false */
+                    upsert?: boolean;
+                    /** @description a projection of value */
+                    fields?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "value": {
+                     *         "_id": {
+                     *           "$oid": "6740a1b2c3d4e5f601234567"
+                     *         },
+                     *         "displayName": "Ada",
+                     *         "level": 13,
+                     *         "created": {
+                     *           "$date": {
+                     *             "$numberLong": "1795435200000"
+                     *           }
+                     *         }
+                     *       },
+                     *       "lastErrorObject": {
+                     *         "n": 1,
+                     *         "updatedExisting": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the document before (or, with new, after); null */
+                        value: {
+                            [key: string]: unknown;
+                        } | (never | null);
+                        lastErrorObject: {
+                            n: number;
+                            updatedExisting?: boolean;
+                            /** @description the _id of the inserted document (extended JSON) */
+                            upserted?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    previewDistinct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                collectionName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "country",
+                 *       "query": {
+                 *         "level": {
+                 *           "$gte": 10
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description a field path */
+                    key: string;
+                    /** @description a MongoDB query filter */
+                    query?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "values": [
+                     *         "FR",
+                     *         "GB",
+                     *         "US"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the different values, in BSON order (extended JSON) */
+                        values: unknown[];
+                    };
                 };
             };
         };

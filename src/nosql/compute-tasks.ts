@@ -16,6 +16,7 @@ import {
   saveBody,
   updateBody,
 } from './document-core.js';
+import { distinctBody, findAndModifyBody } from './find-and-modify.js';
 import { applyToStored } from './update-documents.js';
 
 const needDb = (db: pg.Pool | undefined): pg.Pool => {
@@ -37,6 +38,9 @@ export const documentTasks = {
   ) => updateBody(op, needDb(db), compute),
   remove: (op: DocumentOp, db: pg.Pool | undefined) => removeBody(op, needDb(db)),
   aggregate: (op: DocumentOp, db: pg.Pool | undefined) => aggregateBody(op, needDb(db)),
+  findAndModify: (op: DocumentOp & { collection: CollectionEntry }, db: pg.Pool | undefined) =>
+    findAndModifyBody(op, needDb(db)),
+  distinct: (op: DocumentOp, db: pg.Pool | undefined) => distinctBody(op, needDb(db)),
   render: async (input: { texts: string[]; fields: unknown }) => renderDocuments(input),
   apply: async (input: { texts: string[]; update: unknown; now: number }) => applyToStored(input),
 };

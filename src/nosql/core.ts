@@ -38,7 +38,9 @@ export type DocumentVerb =
   | 'save'
   | 'update'
   | 'remove'
-  | 'aggregate';
+  | 'aggregate'
+  | 'findAndModify'
+  | 'distinct';
 
 export interface NosqlCore {
   /** The collection, checked to exist in the scope's stage and to allow every one of `actions`. */

@@ -35,7 +35,7 @@ export interface DocumentOp {
   now: number;
 }
 
-function bodyValue(body: BodyInput): unknown {
+export function bodyValue(body: BodyInput): unknown {
   return 'text' in body ? parseJsonBody(body.text) : body.value;
 }
 

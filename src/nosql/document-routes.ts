@@ -40,7 +40,9 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
   });
   const { clock } = env.ctx;
   /** Runs a verb's core where its size says (its database errors translated by the core). */
-  const core = <N extends 'find' | 'explain' | 'count' | 'insert' | 'save' | 'remove' | 'aggregate'>(
+  const core = <
+    N extends 'find' | 'explain' | 'count' | 'insert' | 'save' | 'remove' | 'aggregate' | 'distinct',
+  >(
     name: N,
     scope: Scope,
     request: FastifyRequest,
@@ -148,6 +150,34 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
       const { scope } = await collectionFor(env, request, 'AGGREGATE');
       // Always on a compute thread: the stages after the leading ones run over documents of any size.
       return sendJson(reply, await core('aggregate', scope, request, Number.POSITIVE_INFINITY));
+    },
+  );
+
+  app.post(
+    `${base}/findAndModify`,
+    route(
+      'FindAndModify',
+      'Update or remove the first matching document, answering it before or after',
+      WRITE,
+      schemas.FindAndModifyBody,
+      schemas.FindAndModifyAnswer,
+    ),
+    async (request, reply) => {
+      // UPDATE or REMOVE (and INSERT for an upsert): the core checks them once the body is read.
+      const { scope, collection } = await collectionFor(env, request);
+      const input = bodyOf(request.body);
+      const op = { scope, collection, body: input.body, now: clock() };
+      return sendJson(reply, await env.core.runDocuments('findAndModify', op, input.size));
+    },
+  );
+
+  app.post(
+    `${base}/distinct`,
+    route('Distinct', 'The different values of a field', READ, schemas.DistinctBody, schemas.DistinctAnswer),
+    async (request, reply) => {
+      const { scope } = await collectionFor(env, request, 'FIND');
+      // Always on a compute thread: it reads every matching document.
+      return sendJson(reply, await core('distinct', scope, request, Number.POSITIVE_INFINITY));
     },
   );
 }

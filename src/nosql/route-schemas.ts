@@ -97,6 +97,56 @@ export const RemoveAnswer = Type.Object(
   { examples: [{ deletedCount: 3, message: 'OK' }] },
 );
 
+export const FindAndModifyBody = Type.Object(
+  {
+    query: Type.Optional(Filter),
+    sort: Type.Optional(KeyMap),
+    update: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: 'update operators, or a replacement document',
+      }),
+    ),
+    remove: Type.Optional(Type.Boolean({ default: false, description: 'remove the document instead' })),
+    new: Type.Optional(Type.Boolean({ default: false, description: 'answer the document after the update' })),
+    upsert: Type.Optional(Type.Boolean({ default: false })),
+    fields: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: 'a projection of value' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ query: { displayName: 'Ada' }, update: { $inc: { level: 1 } }, new: true }],
+  },
+);
+export const FindAndModifyAnswer = Type.Object(
+  {
+    value: Type.Union([Document, Type.Null()], {
+      description: 'the document before (or, with new, after); null',
+    }),
+    lastErrorObject: Type.Object({
+      n: Type.Integer(),
+      updatedExisting: Type.Optional(Type.Boolean()),
+      upserted: Type.Optional(
+        Type.Unknown({ description: 'the _id of the inserted document (extended JSON)' }),
+      ),
+    }),
+  },
+  { examples: [{ value: { ...PLAYER, level: 13 }, lastErrorObject: { n: 1, updatedExisting: true } }] },
+);
+
+export const DistinctBody = Type.Object(
+  { key: Type.String({ description: 'a field path' }), query: Type.Optional(Filter) },
+  { additionalProperties: false, examples: [{ key: 'country', query: { level: { $gte: 10 } } }] },
+);
+export const DistinctAnswer = Type.Object(
+  {
+    values: Type.Array(Type.Unknown(), {
+      description: 'the different values, in BSON order (extended JSON)',
+    }),
+  },
+  { examples: [{ values: ['FR', 'GB', 'US'] }] },
+);
+
 export const AggregateBody = Type.Array(Type.Record(Type.String(), Type.Unknown()), {
   description: 'the pipeline: an array of stages',
   examples: [[{ $match: { level: { $gte: 10 } } }, { $group: { _id: null, players: { $sum: 1 } } }]],

@@ -78,6 +78,33 @@ export async function lockMatches(
   return rows;
 }
 
+/**
+ * The first matching row in `sort` order (then by id), locked until the transaction ends: the one document a
+ * findAndModify works on. `sort` is a compiled ORDER BY list over `doc`, or empty for id order.
+ */
+export async function lockFirstMatch(
+  client: pg.PoolClient,
+  where: CompiledWhere,
+  sort: string,
+): Promise<{ id: string; doc: string } | undefined> {
+  const order = sort === '' ? 'id' : `${sort}, id`;
+  const { rows } = await client.query<{ id: string; doc: string }>(
+    `SELECT id, doc::text AS doc FROM nosql_documents WHERE ${where.text} ORDER BY ${order} LIMIT 1 FOR UPDATE`,
+    where.values,
+  );
+  return rows[0];
+}
+
+/** Removes the document with this id key; true when there was one. */
+export async function removeById(db: Db, scope: Scope, id: string): Promise<boolean> {
+  const result = await query(
+    db,
+    'DELETE FROM nosql_documents WHERE game_id = $1 AND stage = $2 AND collection = $3 AND id = $4',
+    [scope.game, scope.stage, scope.collection, id],
+  );
+  return (result.rowCount ?? 0) > 0;
+}
+
 /** Writes updated documents back; `literal` is their stored texts as one text[] literal, in `ids` order. */
 export async function writeBack(client: pg.PoolClient, scope: Scope, ids: string[], literal: string) {
   if (ids.length === 0) return;
