@@ -8704,8 +8704,18 @@ export interface operations {
                         [key: string]: 1 | -1;
                     };
                     skip?: number;
-                    /** @description 0 or absent: 10000 */
+                    /** @description 0, absent or above 10000: 10000 */
                     limit?: number;
+                    /** @description an index name or keys; checked to exist, not forced */
+                    hint?: string | {
+                        [key: string]: 1 | -1;
+                    };
+                    /** @description accepted and left alone */
+                    comment?: unknown;
+                    /** @description checked between batches; 0: the server limit only */
+                    maxTimeMS?: number;
+                    /** @description accepted; the answer is one batch */
+                    batchSize?: number;
                 };
             };
         };
@@ -8780,8 +8790,18 @@ export interface operations {
                         [key: string]: 1 | -1;
                     };
                     skip?: number;
-                    /** @description 0 or absent: 10000 */
+                    /** @description 0, absent or above 10000: 10000 */
                     limit?: number;
+                    /** @description an index name or keys; checked to exist, not forced */
+                    hint?: string | {
+                        [key: string]: 1 | -1;
+                    };
+                    /** @description accepted and left alone */
+                    comment?: unknown;
+                    /** @description checked between batches; 0: the server limit only */
+                    maxTimeMS?: number;
+                    /** @description accepted; the answer is one batch */
+                    batchSize?: number;
                 };
             };
         };
@@ -9694,8 +9714,18 @@ export interface operations {
                         [key: string]: 1 | -1;
                     };
                     skip?: number;
-                    /** @description 0 or absent: 10000 */
+                    /** @description 0, absent or above 10000: 10000 */
                     limit?: number;
+                    /** @description an index name or keys; checked to exist, not forced */
+                    hint?: string | {
+                        [key: string]: 1 | -1;
+                    };
+                    /** @description accepted and left alone */
+                    comment?: unknown;
+                    /** @description checked between batches; 0: the server limit only */
+                    maxTimeMS?: number;
+                    /** @description accepted; the answer is one batch */
+                    batchSize?: number;
                 };
             };
         };
@@ -9770,8 +9800,18 @@ export interface operations {
                         [key: string]: 1 | -1;
                     };
                     skip?: number;
-                    /** @description 0 or absent: 10000 */
+                    /** @description 0, absent or above 10000: 10000 */
                     limit?: number;
+                    /** @description an index name or keys; checked to exist, not forced */
+                    hint?: string | {
+                        [key: string]: 1 | -1;
+                    };
+                    /** @description accepted and left alone */
+                    comment?: unknown;
+                    /** @description checked between batches; 0: the server limit only */
+                    maxTimeMS?: number;
+                    /** @description accepted; the answer is one batch */
+                    batchSize?: number;
                 };
             };
         };

@@ -4,8 +4,9 @@
 import type pg from 'pg';
 import { parseJsonBody } from '../http/json-body.js';
 import { parsePipeline } from '../query/aggregate.js';
+import { queryErrors } from '../query/errors.js';
 import { parseFilter } from '../query/filter.js';
-import { parseFindOptions } from '../query/find-options.js';
+import { type Hint, parseFindOptions } from '../query/find-options.js';
 import { applyProjection, parseProjection } from '../query/projection.js';
 import { toWire } from '../query/values.js';
 import {
@@ -20,7 +21,7 @@ import { type CollectionEntry, requireActions } from './collections.js';
 import type { DocumentCompute } from './compute-tasks.js';
 import { insertDocuments, removeDocuments, saveDocument } from './documents.js';
 import { nosqlErrors } from './errors.js';
-import { indexNamesByPgName } from './indexes.js';
+import { indexNamesByPgName, listIndexes } from './indexes.js';
 import type { Scope } from './scope.js';
 import { updateDocuments } from './update-documents.js';
 import { checkNesting, flag, objectBody, readDocument, wireText, withId } from './wire.js';
@@ -42,15 +43,34 @@ export function bodyValue(body: BodyInput): unknown {
 /** Prior art's cap on a find or aggregate answer: the JSON text, in bytes. */
 const RESPONSE_LIMIT = 4 * 1024 * 1024;
 
-const FIND_FIELDS = ['query', 'fields', 'sort', 'skip', 'limit'] as const;
+const FIND_FIELDS = ['query', 'fields', 'sort', 'skip', 'limit', 'hint', 'comment', 'maxTimeMS', 'batchSize'];
 
-function readFind(raw: unknown): { fields: unknown; plan: ReadPlan } {
+interface FindRead {
+  fields: unknown;
+  plan: ReadPlan;
+  hint: Hint | undefined;
+}
+
+function readFind(raw: unknown): FindRead {
   const options = parseFindOptions(objectBody(raw, FIND_FIELDS));
   parseProjection(options.fields);
-  return {
-    fields: options.fields,
-    plan: { filter: options.filter, sort: options.sort, skip: options.skip, limit: options.limit },
-  };
+  const { filter, sort, skip, limit, maxTimeMs } = options;
+  return { fields: options.fields, plan: { filter, sort, skip, limit, maxTimeMs }, hint: options.hint };
+}
+
+/**
+ * A hint must name an index of the collection, by its name or its keys (MongoDB refuses one that does not);
+ * PostgreSQL's planner has no hints, so it picks the plan as always.
+ */
+async function checkHint(db: pg.Pool, scope: Scope, hint: Hint | undefined): Promise<void> {
+  if (!hint || hint.kind === 'natural') return;
+  const indexes = await listIndexes(db, scope);
+  const found = indexes.some((index) =>
+    hint.kind === 'name'
+      ? index.name === hint.name
+      : JSON.stringify(Object.entries(index.key)) === JSON.stringify(hint.keys.map((k) => [k.path, k.dir])),
+  );
+  if (!found) throw queryErrors.badFindOption('hint', 'names no index of the collection');
 }
 
 const textLength = (texts: string[]) => texts.reduce((n, t) => n + t.length, 0);
@@ -84,7 +104,8 @@ export function renderDocuments(input: { texts: string[]; fields: unknown }): st
 }
 
 export async function findDocuments(op: DocumentOp, db: pg.Pool, compute: DocumentCompute): Promise<string> {
-  const { fields, plan } = readFind(bodyValue(op.body));
+  const { fields, plan, hint } = readFind(bodyValue(op.body));
+  await checkHint(db, op.scope, hint);
   async function* rendered() {
     for await (const texts of readTextBatches(db, op.scope, plan)) {
       yield await compute.run('render', { texts, fields }, textLength(texts));
@@ -94,7 +115,8 @@ export async function findDocuments(op: DocumentOp, db: pg.Pool, compute: Docume
 }
 
 export async function explainFind(op: DocumentOp, db: pg.Pool): Promise<unknown> {
-  const { plan } = readFind(bodyValue(op.body));
+  const { plan, hint } = readFind(bodyValue(op.body));
+  await checkHint(db, op.scope, hint);
   const pgPlan = await explainRead(db, op.scope, plan);
   const names = await indexNamesByPgName(db, op.scope);
   return { collection: op.scope.collection, indexesUsed: indexesIn(pgPlan, names), plan: pgPlan };

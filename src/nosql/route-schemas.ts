@@ -25,7 +25,17 @@ export const FindBody = Type.Object(
     fields: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'a projection' })),
     sort: Type.Optional(KeyMap),
     skip: Type.Optional(Type.Integer({ minimum: 0 })),
-    limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, description: '0 or absent: 10000' })),
+    limit: Type.Optional(Type.Integer({ minimum: 0, description: '0, absent or above 10000: 10000' })),
+    hint: Type.Optional(
+      Type.Union([Type.String(), KeyMap], {
+        description: 'an index name or keys; checked to exist, not forced',
+      }),
+    ),
+    comment: Type.Optional(Type.Unknown({ description: 'accepted and left alone' })),
+    maxTimeMS: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'checked between batches; 0: the server limit only' }),
+    ),
+    batchSize: Type.Optional(Type.Integer({ minimum: 0, description: 'accepted; the answer is one batch' })),
   },
   {
     additionalProperties: false,

@@ -41,8 +41,14 @@ export const queryErrors = {
   badFindOption: def(
     'QUERY_BAD_FIND_OPTION',
     400,
-    'skip or limit is not an integer in range (limit at most 10000).',
+    'A find option (skip, limit, hint, maxTimeMS, batchSize) is not a value it takes, or hint names no index.',
     (name: string, why: string) => `Bad ${name}: ${why}`,
+  ),
+  maxTimeExpired: def(
+    'QUERY_MAX_TIME_EXPIRED',
+    503,
+    'The find ran past the maxTimeMS it was given and was stopped (MongoDB: MaxTimeMSExpired).',
+    (ms: number) => `The find ran past its maxTimeMS of ${ms} ms`,
   ),
   tooLarge: def(
     'QUERY_TOO_LARGE',

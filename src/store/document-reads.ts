@@ -1,4 +1,5 @@
 // Reading documents: the SELECT a filter, sort, skip and limit compile to, read in batches, and its EXPLAIN.
+import { queryErrors } from '../query/errors.js';
 import { compileFilter, type FilterNode } from '../query/filter.js';
 import { compileSort, type SortSpec } from '../query/sort.js';
 import { type Doc, fromStored, idKey, ObjectId } from '../query/values.js';
@@ -11,6 +12,11 @@ export interface ReadPlan {
   skip: number;
   /** undefined: every match (aggregation input). */
   limit: number | undefined;
+  /**
+   * The read's time limit (a find's maxTimeMS), checked before each of its statements, as MongoDB checks at its
+   * interrupt points; one statement stays bounded by the server's statement timeout alone.
+   */
+  maxTimeMs?: number | undefined;
 }
 
 interface Batch {
@@ -97,7 +103,11 @@ export function selectSql(
  * seen or missed, as with a MongoDB cursor.
  */
 export function readTextBatches(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<string[]> {
-  const read = { where: compileWhere(scope, plan.filter), sort: compileSort(plan.sort, 'doc') };
+  const read = {
+    where: compileWhere(scope, plan.filter),
+    sort: compileSort(plan.sort, 'doc'),
+    inTime: deadlineOf(plan),
+  };
   if (plan.sort.length === 0) return readInIdOrder(db, read, plan);
   if (plan.limit !== undefined && plan.limit <= FIRST_BATCH) return readOnce(db, read, plan);
   return readSorted(db, scope, read, plan);
@@ -115,12 +125,24 @@ export function parseStored(text: string): Doc {
 interface Read {
   where: CompiledWhere;
   sort: string;
+  /** Throws once the plan's maxTimeMS has passed; called before each statement. */
+  inTime: () => void;
+}
+
+function deadlineOf(plan: ReadPlan): () => void {
+  const limit = plan.maxTimeMs;
+  if (!limit) return () => {};
+  const end = performance.now() + limit;
+  return () => {
+    if (performance.now() >= end) throw queryErrors.maxTimeExpired(limit);
+  };
 }
 
 const toTexts = (rows: Array<{ doc: string }>) => rows.map((r) => r.doc);
 
 async function* readOnce(db: Db, read: Read, plan: ReadPlan): AsyncGenerator<string[]> {
   const stmt = selectSql(read.where, read.sort, { afterId: undefined, offset: plan.skip, limit: plan.limit });
+  read.inTime();
   const { rows } = await query<{ id: string; doc: string }>(db, stmt.text, stmt.values);
   if (rows.length > 0) yield toTexts(rows);
 }
@@ -140,6 +162,7 @@ async function* readInIdOrder(db: Db, read: Read, plan: ReadPlan): AsyncGenerato
       limit: probe,
       ordered: false,
     });
+    read.inTime();
     const { rows } = await query<{ id: string; doc: string }>(db, stmt.text, stmt.values);
     if (rows.length <= FIRST_BATCH) {
       if (rows.length > 0) yield toTexts(rows);
@@ -154,6 +177,7 @@ async function* readInIdOrder(db: Db, read: Read, plan: ReadPlan): AsyncGenerato
     if (want <= 0) return;
     const offset = afterId === undefined ? plan.skip : 0;
     const stmt = selectSql(read.where, read.sort, { afterId, offset, limit: want });
+    read.inTime();
     const { rows } = await query<{ id: string; doc: string }>(db, stmt.text, stmt.values);
     fetched += rows.length;
     if (rows.length > 0) yield toTexts(rows);
@@ -170,10 +194,12 @@ async function* readInIdOrder(db: Db, read: Read, plan: ReadPlan): AsyncGenerato
 async function* readSorted(db: Db, scope: Scope, read: Read, plan: ReadPlan): AsyncGenerator<string[]> {
   const batch = { afterId: undefined, offset: plan.skip, limit: plan.limit };
   const stmt = selectSql(read.where, read.sort, batch, 'id');
+  read.inTime();
   const ids = (await query<{ id: string }>(db, stmt.text, stmt.values)).rows.map((r) => r.id);
   let size = FIRST_BATCH;
   for (let i = 0; i < ids.length; i += size, size = Math.min(MAX_BATCH, size * 4)) {
     const chunk = ids.slice(i, i + size);
+    read.inTime();
     const { rows } = await query<{ id: string; doc: string }>(
       db,
       `SELECT ${DOC_COLUMNS} FROM nosql_documents WHERE game_id = $1 AND stage = $2 AND collection = $3 AND id = ANY($4::text[])`,

@@ -142,13 +142,60 @@ describe('insert and find', () => {
     expect(new Set(unsorted).size).toBe(2490);
   });
 
+  it('limit above 10000 → capped at 10000, not refused', async () => {
+    await w.ok('POST', 'preview', `${P}/insert`, [{ _id: 1 }, { _id: 2 }]);
+    expect(await w.ok<Docs>('POST', 'preview', `${P}/find`, { limit: 10_001, sort: { _id: 1 } })).toEqual([
+      { _id: 1 },
+      { _id: 2 },
+    ]);
+  });
+
+  it('hint naming an index (by name or keys) or $natural, comment, batchSize → the same answer', async () => {
+    await w.ok('POST', 'preview', `${P}/insert`, [
+      { _id: 1, level: 3 },
+      { _id: 2, level: 7 },
+    ]);
+    expect((await w.call('POST', 'preview', `${P}/index/level_1`, { level: 1 })).status).toBe(200);
+    const plain = await w.ok<Docs>('POST', 'preview', `${P}/find`, { query: { level: { $gt: 5 } } });
+    expect(plain).toEqual([{ _id: 2, level: 7 }]);
+    for (const extra of [
+      { hint: 'level_1' },
+      { hint: { level: 1 } },
+      { hint: '_id_' },
+      { hint: { $natural: 1 } },
+      { comment: 'from the test' },
+      { batchSize: 1 },
+      { maxTimeMS: 10_000 },
+    ]) {
+      const res = await w.ok<Docs>('POST', 'preview', `${P}/find`, {
+        query: { level: { $gt: 5 } },
+        ...extra,
+      });
+      expect(res, JSON.stringify(extra)).toEqual(plain);
+    }
+  });
+
+  it('maxTimeMS passed between batches → 503 QUERY_MAX_TIME_EXPIRED; the next find answers', async () => {
+    const docs = Array.from({ length: 6000 }, (_, i) => ({ _id: i, v: 6000 - i, pad: 'x'.repeat(200) }));
+    await w.ok('POST', 'preview', `${P}/insert`, docs);
+    const res = await w.call('POST', 'preview', `${P}/find`, { sort: { v: 1 }, maxTimeMS: 1 });
+    expect(res.status).toBe(503);
+    expect(res.json).toMatchObject({ code: 'QUERY_MAX_TIME_EXPIRED' });
+    expect((await w.ok<Docs>('POST', 'preview', `${P}/find`, { limit: 1, sort: { v: 1 } }))[0]?._id).toBe(
+      5999,
+    );
+  });
+
   it.each([
-    ['limit above 10000', 'QUERY_BAD_FIND_OPTION', { limit: 10001 }],
+    ['a negative limit', 'QUERY_BAD_FIND_OPTION', { limit: -1 }],
     ['negative skip', 'QUERY_BAD_FIND_OPTION', { skip: -1 }],
     ['a string limit', 'QUERY_BAD_FIND_OPTION', { limit: '5' }],
     ['an unknown operator', 'QUERY_UNKNOWN_OPERATOR', { query: { a: { $where: 'x' } } }],
     ['$where at the top', 'QUERY_UNKNOWN_OPERATOR', { query: { $where: 'sleep(1)' } }],
-    ['an unknown body field', 'NOSQL_BAD_BODY', { query: {}, hint: 'x' }],
+    ['an unknown body field', 'NOSQL_BAD_BODY', { query: {}, collation: { locale: 'fr' } }],
+    ['a hint that names no index', 'QUERY_BAD_FIND_OPTION', { query: {}, hint: 'nowhere_1' }],
+    ['a hint by keys no index has', 'QUERY_BAD_FIND_OPTION', { query: {}, hint: { nowhere: 1 } }],
+    ['a negative maxTimeMS', 'QUERY_BAD_FIND_OPTION', { maxTimeMS: -5 }],
     ['a bad sort', 'QUERY_BAD_SORT', { sort: { a: 2 } }],
     ['a $slice projection', 'QUERY_UNSUPPORTED_PROJECTION_OPERATOR', { fields: { a: { $slice: 2 } } }],
     ['an array body', 'NOSQL_BAD_BODY', [1]],

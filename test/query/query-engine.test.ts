@@ -78,13 +78,33 @@ describe('parse errors', () => {
     const tooMany = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`f${i}`, 1]));
     expect(errorOf(() => parseIndexKeys(tooMany)).code).toBe('QUERY_BAD_INDEX_KEYS');
   });
-  it('limit absent or 0 → 10000; limit 10001, negative skip, fractional limit → 400', () => {
+  it('limit absent, 0 or above 10000 → 10000 (capped, as prior art did); negative skip, fractional limit → 400', () => {
     expect(parseFindOptions({}).limit).toBe(10_000);
     expect(parseFindOptions({ limit: 0, skip: 5 })).toMatchObject({ limit: 10_000, skip: 5 });
     expect(parseFindOptions({ limit: 20 }).limit).toBe(20);
-    expect(errorOf(() => parseFindOptions({ limit: 10_001 })).code).toBe('QUERY_BAD_FIND_OPTION');
+    expect(parseFindOptions({ limit: 10_001 }).limit).toBe(10_000);
+    expect(parseFindOptions({ limit: 1e12 }).limit).toBe(10_000);
     expect(errorOf(() => parseFindOptions({ skip: -1 })).code).toBe('QUERY_BAD_FIND_OPTION');
     expect(errorOf(() => parseFindOptions({ limit: 1.5 })).code).toBe('QUERY_BAD_FIND_OPTION');
+  });
+  it("MongoDB's other find options: hint, comment, maxTimeMS, batchSize → accepted; bad values → 400", () => {
+    const o = parseFindOptions({ hint: 'level_1', comment: { who: 'me' }, maxTimeMS: 50, batchSize: 10 });
+    expect(o).toMatchObject({ hint: { kind: 'name', name: 'level_1' }, maxTimeMs: 50 });
+    expect(parseFindOptions({ hint: { level: -1 } }).hint).toMatchObject({ kind: 'keys' });
+    expect(parseFindOptions({ hint: { $natural: 1 } }).hint).toEqual({ kind: 'natural' });
+    expect(parseFindOptions({ maxTimeMS: 0 }).maxTimeMs).toBeUndefined();
+    for (const bad of [
+      { hint: '' },
+      { hint: 5 },
+      { hint: { level: 2 } },
+      { hint: [] },
+      { maxTimeMS: -1 },
+      { maxTimeMS: '10' },
+      { batchSize: -1 },
+      { batchSize: 1.5 },
+    ]) {
+      expect(errorOf(() => parseFindOptions(bad)).code, JSON.stringify(bad)).toBe('QUERY_BAD_FIND_OPTION');
+    }
   });
 });
 
