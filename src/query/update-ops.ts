@@ -3,7 +3,7 @@ import { compareValues } from './compare-values.js';
 import { addNums, isNum, mulNums, zeroLike } from './update-arith.js';
 import { applyArrayAction } from './update-array-ops.js';
 import { updateErrors } from './update-errors.js';
-import type { UpdateAction } from './update-parse.js';
+import type { BitOp, UpdateAction } from './update-parse.js';
 import {
   type Container,
   fillMissing,
@@ -42,6 +42,9 @@ export function applyAction(root: Doc, action: UpdateAction, ctx: ApplyContext):
     case '$inc':
     case '$mul':
       applyArithmetic(root, action.path, action.field, action.op, action.value);
+      return;
+    case '$bit':
+      applyBit(root, action.path, action.field, action.ops);
       return;
     case '$unset':
       applyUnset(root, action.path);
@@ -96,6 +99,40 @@ function applyArithmetic(
   const result = op === '$inc' ? addNums(old, by) : mulNums(old, by);
   if (result === null) throw updateErrors.overflow(op, field);
   replaceFound(loc, result, field);
+}
+
+/**
+ * $bit: a missing field counts as 0 (of the first operand's type); an existing one must be an int or a long. Two
+ * ints give an int (32-bit arithmetic); a long on either side gives a long (64-bit, wrapping as MongoDB's does).
+ */
+function applyBit(root: Doc, path: string[], field: string, ops: BitOp[]): void {
+  const loc = locate(root, path);
+  if (loc.kind === 'blocked') throw notViable(loc, field);
+  let acc: number | bigint;
+  if (loc.kind === 'missing') acc = typeof ops[0]!.value === 'bigint' ? 0n : 0;
+  else {
+    const old = loc.value;
+    if (!(typeof old === 'bigint' || (typeof old === 'number' && Number.isInteger(old) && old === (old | 0))))
+      throw updateErrors.typeMismatch(
+        '$bit',
+        field,
+        `the field holds a non-integral value (${typeName(old)})`,
+      );
+    acc = old;
+  }
+  for (const { kind, value } of ops) acc = bitOp(kind, acc, value);
+  if (loc.kind === 'missing') fillMissing(loc, acc, field);
+  else replaceFound(loc, acc, field);
+}
+
+function bitOp(kind: BitOp['kind'], a: number | bigint, b: number | bigint): number | bigint {
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (kind === 'and') return a & b;
+    return kind === 'or' ? a | b : a ^ b;
+  }
+  const x = BigInt(a);
+  const y = BigInt(b);
+  return BigInt.asIntN(64, kind === 'and' ? x & y : kind === 'or' ? x | y : x ^ y);
 }
 
 /** $unset removes a field, or sets an array element to null; a missing or unreachable path is a no-op. */

@@ -32,6 +32,7 @@ export type UpdateAction = Base &
     | { op: '$set' | '$setOnInsert' | '$min' | '$max'; value: Value }
     | { op: '$unset' | '$currentDate' }
     | { op: '$inc' | '$mul'; value: Num }
+    | { op: '$bit'; ops: BitOp[] }
     | { op: '$rename'; from: string[]; fromField: string }
     | { op: '$push'; arg: PushArg }
     | { op: '$addToSet'; values: Value[] }
@@ -39,6 +40,11 @@ export type UpdateAction = Base &
     | { op: '$pull'; arg: PullArg }
   );
 export type UpdateOperator = UpdateAction['op'];
+/** One step of a $bit: the field's integer and'ed, or'ed or xor'ed with an int or a long, in the order given. */
+export interface BitOp {
+  kind: 'and' | 'or' | 'xor';
+  value: Num;
+}
 
 export type UpdateSpec = { kind: 'replace'; doc: Doc } | { kind: 'operators'; actions: UpdateAction[] };
 
@@ -58,6 +64,7 @@ const PARSERS: Record<ValueOperator, Parser> = {
   $unset: () => ({ op: '$unset' }),
   $inc: (value, field) => ({ op: '$inc', value: numeric('$inc', field, value) }),
   $mul: (value, field) => ({ op: '$mul', value: numeric('$mul', field, value) }),
+  $bit: parseBit,
   $currentDate: parseCurrentDate,
   $rename: parseRename,
   $push: (value, field) => ({ op: '$push', arg: parsePush(value, field) }),
@@ -149,6 +156,23 @@ function parseCurrentDate(value: Value, field: string): ActionBody {
     if (value.$type === 'timestamp') throw updateErrors.unsupported('$currentDate with {$type: "timestamp"}');
   }
   throw updateErrors.badArgument('$currentDate', field, "expected true or {$type: 'date'}");
+}
+
+const INT32 = (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31;
+
+/** `{and|or|xor: <int or long>, ...}`: MongoDB refuses doubles and anything else. */
+function parseBit(value: Value, field: string): ActionBody {
+  const bad = (why: string) => updateErrors.badArgument('$bit', field, why);
+  if (!isDoc(value) || Object.keys(value).length === 0)
+    throw bad('expected a document of and, or, xor to an integer');
+  const ops = Object.keys(value).map((kind) => {
+    if (kind !== 'and' && kind !== 'or' && kind !== 'xor')
+      throw bad(`the $bit operation must be and, or or xor, not '${kind}'`);
+    const v = value[kind];
+    if (typeof v === 'bigint' || (typeof v === 'number' && INT32(v))) return { kind, value: v } as BitOp;
+    throw bad('the $bit operand must be an Integer (32 or 64 bit)');
+  });
+  return { op: '$bit', ops };
 }
 
 function parseRename(value: Value, field: string): ActionBody {

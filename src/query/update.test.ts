@@ -26,9 +26,9 @@ function codeOf(fn: () => unknown): string {
 const failing = (doc: Doc, u: Value) => codeOf(() => update(doc, u));
 
 describe('parseUpdate', () => {
-  it('unknown operator $bit → 400 QUERY_UNKNOWN_UPDATE_OPERATOR naming it', () => {
-    expect(codeOf(() => parseUpdate({ $bit: { a: { and: 1 } } }))).toBe('400 QUERY_UNKNOWN_UPDATE_OPERATOR');
-    expect(() => parseUpdate({ $bit: { a: { and: 1 } } })).toThrow('Unsupported update operator $bit');
+  it('unknown operator $frob → 400 QUERY_UNKNOWN_UPDATE_OPERATOR naming it', () => {
+    expect(codeOf(() => parseUpdate({ $frob: { a: 1 } }))).toBe('400 QUERY_UNKNOWN_UPDATE_OPERATOR');
+    expect(() => parseUpdate({ $frob: { a: 1 } })).toThrow('Unsupported update operator $frob');
   });
 
   it('operators mixed with plain fields → 400 UPDATE_BAD_SHAPE', () => {
@@ -347,5 +347,42 @@ describe('applyUpdate: _id and replacement documents', () => {
 
   it('_id set to an array on insert → 400 UPDATE_BAD_ID', () => {
     expect(codeOf(() => update({}, { $set: { _id: [1] } }, true))).toBe('400 UPDATE_BAD_ID');
+  });
+});
+
+describe('$bit (MongoDB update_bit cases)', () => {
+  const long = (n: bigint) => n;
+  it('and, or, xor on an int → an int: 13 and 10 = 8, 13 or 5 = 13, 3 xor 5 = 6', () => {
+    expect(update({ a: 13 }, { $bit: { a: { and: 10 } } })).toEqual({ a: 8 });
+    expect(update({ a: 13 }, { $bit: { a: { or: 5 } } })).toEqual({ a: 13 });
+    expect(update({ a: 3 }, { $bit: { a: { xor: 5 } } })).toEqual({ a: 6 });
+  });
+
+  it('several operations → applied in the order given; a missing field counts as 0', () => {
+    expect(update({ a: 13 }, { $bit: { a: { and: 6, or: 1 } } })).toEqual({ a: 5 });
+    expect(update({}, { $bit: { 'x.y': { or: 5 } } })).toEqual({ x: { y: 5 } });
+    expect(update({}, { $bit: { a: { or: long(5n) } } })).toEqual({ a: 5n });
+  });
+
+  it('a long on either side → a long, 64-bit: 3 or long 4 = long 7; -1 and 255 = 255; long xor -1 wraps', () => {
+    expect(update({ a: 3 }, { $bit: { a: { or: long(4n) } } })).toEqual({ a: 7n });
+    expect(update({ a: long(3n) }, { $bit: { a: { and: 5 } } })).toEqual({ a: 1n });
+    expect(update({ a: -1 }, { $bit: { a: { and: 255 } } })).toEqual({ a: 255 });
+    expect(update({ a: long(2n ** 62n) }, { $bit: { a: { xor: long(-1n) } } })).toEqual({
+      a: -(2n ** 62n) - 1n,
+    });
+    expect(update({ a: 2 ** 31 - 1 }, { $bit: { a: { or: -(2 ** 31) } } })).toEqual({ a: -1 });
+  });
+
+  it('a double or string operand, an unknown operation, an empty document → 400; a non-integral field → 400', () => {
+    for (const arg of [{ and: 1.5 }, { or: '1' }, { nand: 1 }, {}, 5] as Value[]) {
+      expect(
+        codeOf(() => parseUpdate(toWire({ $bit: { a: arg } }))),
+        JSON.stringify(arg),
+      ).toMatch(/^400 /);
+    }
+    expect(failing({ a: 'x' }, { $bit: { a: { and: 1 } } })).toBe('400 UPDATE_TYPE_MISMATCH');
+    expect(failing({ a: 1.5 }, { $bit: { a: { and: 1 } } })).toBe('400 UPDATE_TYPE_MISMATCH');
+    expect(failing({ a: [1] }, { $bit: { a: { and: 1 } } })).toBe('400 UPDATE_TYPE_MISMATCH');
   });
 });
