@@ -100,6 +100,8 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 function parseTopOperator(op: string, raw: unknown): FilterNode {
+  // A comment for MongoDB's logs and profiler: any value, matching every document.
+  if (op === '$comment') return { kind: 'const', value: true };
   if (op !== '$and' && op !== '$or' && op !== '$nor') throw queryErrors.unknownOperator(op);
   if (!Array.isArray(raw) || raw.length === 0)
     throw queryErrors.badOperand(op, '', 'expected a non-empty array');
@@ -159,7 +161,8 @@ function parseOperator(
 ): FilterNode {
   if (op === '$ne')
     return not(pathNode(path, parts, { op: 'cmp', cmp: 'eq', value: literal(operand, path, op) }));
-  if (op === '$nin') return not(pathNode(path, parts, parseIn(op, operand, path)));
+  if (op === '$in') return parseInNode(path, parts, op, operand);
+  if (op === '$nin') return not(parseInNode(path, parts, op, operand));
   if (op === '$not') return parseNot(path, operand);
   if (op === '$exists') {
     const node = pathNode(path, parts, { op: 'exists' });
@@ -226,7 +229,48 @@ function parseElemOperator(
 
 function parseIn(op: string, operand: unknown, path: string): ElemPred {
   if (!Array.isArray(operand)) throw queryErrors.badOperand(op, path, 'expected an array');
+  if (operand.some(isRegexLiteral)) {
+    throw queryErrors.badOperand(op, path, 'regular expressions in $in are not supported inside $elemMatch');
+  }
   return { op: 'in', values: operand.map((item) => literal(item, path, op)) };
+}
+
+/** A regular expression as extended JSON writes one: {$regularExpression: {pattern, options}} or {$regex, $options}. */
+function isRegexLiteral(item: unknown): item is Record<string, unknown> {
+  return isPlainObject(item) && (Object.hasOwn(item, '$regularExpression') || Object.hasOwn(item, '$regex'));
+}
+
+function regexLiteral(item: Record<string, unknown>, op: string, path: string): ElemPred {
+  const keys = Object.keys(item);
+  if (Object.hasOwn(item, '$regularExpression')) {
+    const r = item.$regularExpression;
+    if (
+      keys.length !== 1 ||
+      !isPlainObject(r) ||
+      typeof r.pattern !== 'string' ||
+      typeof r.options !== 'string'
+    )
+      throw queryErrors.badOperand(op, path, 'expected {$regularExpression: {pattern, options}}');
+    return parseRegex(r.pattern, r.options, path);
+  }
+  if (keys.some((k) => k !== '$regex' && k !== '$options'))
+    throw queryErrors.badOperand(op, path, 'expected {$regex, $options}');
+  return parseRegex(item.$regex, item.$options, path);
+}
+
+/**
+ * $in (and $nin, its negation) as MongoDB matches it: an element equal to one of the values or matching one of
+ * the regular expressions. With regular expressions it is the OR of one predicate per kind, which for a path
+ * means the same: some element matches some of them.
+ */
+function parseInNode(path: string, parts: string[], op: string, operand: unknown): FilterNode {
+  if (!Array.isArray(operand)) throw queryErrors.badOperand(op, path, 'expected an array');
+  const regexes = operand.filter(isRegexLiteral);
+  if (regexes.length === 0) return pathNode(path, parts, parseIn(op, operand, path));
+  const values = operand.filter((item) => !isRegexLiteral(item)).map((item) => literal(item, path, op));
+  const children = regexes.map((r) => pathNode(path, parts, regexLiteral(r, op, path)));
+  if (values.length > 0) children.unshift(pathNode(path, parts, { op: 'in', values }));
+  return children.length === 1 ? children[0]! : { kind: 'or', children };
 }
 
 function parseTruthy(op: string, operand: unknown, path: string): boolean {

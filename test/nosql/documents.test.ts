@@ -142,6 +142,23 @@ describe('insert and find', () => {
     expect(new Set(unsorted).size).toBe(2490);
   });
 
+  it('$in and $nin with regular expressions, $comment → answered by the database as MongoDB does', async () => {
+    await w.ok('POST', 'preview', `${P}/insert`, [
+      { _id: 1, name: 'apple' },
+      { _id: 2, name: 'Apricot' },
+      { _id: 3, name: 'banana' },
+      { _id: 4, name: 5 },
+      { _id: 5, name: ['kiwi', 'avocado'] },
+      { _id: 6 },
+    ]);
+    const ids = async (query: unknown) =>
+      (await w.ok<Docs>('POST', 'preview', `${P}/find`, { query, sort: { _id: 1 } })).map((d) => d._id);
+    const re = { $regularExpression: { pattern: '^a', options: 'i' } };
+    expect(await ids({ name: { $in: [re, 5] } })).toEqual([1, 2, 4, 5]);
+    expect(await ids({ name: { $nin: [re, 5] } })).toEqual([3, 6]);
+    expect(await ids({ name: { $in: [{ $regex: 'an' }] }, $comment: 'bananas only' })).toEqual([3]);
+  });
+
   it('limit above 10000 → capped at 10000, not refused', async () => {
     await w.ok('POST', 'preview', `${P}/insert`, [{ _id: 1 }, { _id: 2 }]);
     expect(await w.ok<Docs>('POST', 'preview', `${P}/find`, { limit: 10_001, sort: { _id: 1 } })).toEqual([

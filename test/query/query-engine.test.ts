@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPlaybaseError } from '../../src/errors.js';
 import { docArb, scalarArb } from '../../src/query/arbitraries.test-util.js';
-import { parseFilter } from '../../src/query/filter.js';
+import { matchesFilter, parseFilter } from '../../src/query/filter.js';
 import { parseFindOptions } from '../../src/query/find-options.js';
 import { parseIndexKeys } from '../../src/query/indexes.js';
 import { encodeKey } from '../../src/query/key-encoding.js';
@@ -105,6 +105,45 @@ describe('parse errors', () => {
     ]) {
       expect(errorOf(() => parseFindOptions(bad)).code, JSON.stringify(bad)).toBe('QUERY_BAD_FIND_OPTION');
     }
+  });
+});
+
+describe('regular expressions in $in and $nin; $comment', () => {
+  const re = (pattern: string, options = '') => ({ $regularExpression: { pattern, options } });
+  const match = (filter: unknown, doc: Record<string, unknown>) =>
+    matchesFilter(parseFilter(filter), doc as never);
+
+  it('$in with a regex → an element equal to a value or matching a regex; both extended JSON forms', () => {
+    const f = { a: { $in: [re('^ap'), 5] } };
+    expect(
+      [{ a: 'apple' }, { a: 5 }, { a: 'banana' }, { a: ['x', 'apricot'] }, {}].map((d) => match(f, d)),
+    ).toEqual([true, true, false, true, false]);
+    expect(match({ a: { $in: [{ $regex: '^AP', $options: 'i' }] } }, { a: 'apple' })).toBe(true);
+    expect(match({ a: { $in: [re('^AP', 'i')] } }, { a: 'apple' })).toBe(true);
+  });
+
+  it('$nin with a regex → no element equal to a value nor matching a regex (missing matches)', () => {
+    const f = { a: { $nin: [re('^ap'), 5] } };
+    expect(
+      [{ a: 'apple' }, { a: 5 }, { a: 'banana' }, { a: ['x', 'apricot'] }, {}].map((d) => match(f, d)),
+    ).toEqual([false, false, true, false, true]);
+  });
+
+  it('a malformed regex element, or a regex in $in inside $elemMatch → 400 naming $in', () => {
+    for (const bad of [
+      { a: { $in: [{ $regularExpression: { pattern: 1, options: '' } }] } },
+      { a: { $in: [{ $regularExpression: { pattern: 'a' } }] } },
+      { a: { $in: [{ $regex: 'a', x: 1 }] } },
+      { a: { $in: [{ $regex: '(' }] } },
+      { a: { $elemMatch: { $in: [re('a')] } } },
+    ]) {
+      expect(errorOf(() => parseFilter(bad)).status, JSON.stringify(bad)).toBe(400);
+    }
+  });
+
+  it('$comment at the top → accepted whatever its value, matching as if absent', () => {
+    expect(match({ $comment: 'why', a: 1 }, { a: 1 })).toBe(true);
+    expect(match({ $comment: { any: ['thing'] }, a: 1 }, { a: 2 })).toBe(false);
   });
 });
 
