@@ -118,7 +118,11 @@ export async function createServer(settings: Settings, options: StartOptions = {
   try {
     await migrate(store.pool);
     migrated = true;
-    const admin = await ensureAdministrator(store.pool, settings.adminUsername, settings.adminPassword);
+    // A cluster's replica holds the control database's accounts, never one of its own (docs/topology.md).
+    const admin =
+      settings.replica.cluster === undefined
+        ? await ensureAdministrator(store.pool, settings.adminUsername, settings.adminPassword)
+        : { created: false, username: settings.adminUsername };
     const https =
       settings.tlsCertFile && settings.tlsKeyFile
         ? { cert: readFileSync(settings.tlsCertFile), key: readFileSync(settings.tlsKeyFile) }

@@ -12,8 +12,6 @@ const FIRST_RETRY_MS = 100;
 const LAST_RETRY_MS = 5_000;
 
 export interface Applier {
-  /** Resolves once an answer has been applied since the start (tests, readiness). */
-  firstApplied: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -21,10 +19,6 @@ export function startApplier(ctx: Context, cluster: string, secret: string): App
   const { store, log } = ctx;
   const base = `${ctx.settings.replica.configUrl}/restv2/internal/clusters/${encodeURIComponent(cluster)}/changes`;
   const abort = new AbortController();
-  let markApplied = () => {};
-  const firstApplied = new Promise<void>((resolve) => {
-    markApplied = resolve;
-  });
 
   async function fetchAnswer(after: string): Promise<FeedAnswer> {
     const url = `${base}?after=${encodeURIComponent(after)}&wait=${MAX_WAIT_MS}`;
@@ -48,7 +42,6 @@ export function startApplier(ctx: Context, cluster: string, secret: string): App
         const changed = await applyFeedAnswer(store.pool, answer);
         cursor = answer.cursor;
         if (changed === '*' || changed.length > 0) ctx.gameChanges?.publish(changed);
-        markApplied();
         if (outage) log.info({ cluster }, 'cluster replica: the feed answers again');
         outage = false;
         retryMs = FIRST_RETRY_MS;
@@ -65,7 +58,6 @@ export function startApplier(ctx: Context, cluster: string, secret: string): App
 
   const running = run();
   return {
-    firstApplied,
     async stop() {
       abort.abort();
       await running;

@@ -30,10 +30,11 @@ BEGIN
   IF current_setting('playbase.replica', true) = 'on' THEN
     RETURN NULL;
   END IF;
+  -- The key column alone (to_jsonb of the row would copy a snapshot's whole configuration to read one field).
   IF TG_OP = 'DELETE' THEN
-    row_key := to_jsonb(OLD) ->> TG_ARGV[1];
+    EXECUTE format('SELECT ($1).%I::text', TG_ARGV[1]) INTO row_key USING OLD;
   ELSE
-    row_key := to_jsonb(NEW) ->> TG_ARGV[1];
+    EXECUTE format('SELECT ($1).%I::text', TG_ARGV[1]) INTO row_key USING NEW;
   END IF;
   INSERT INTO {{schema}}.control_changes (entity, key) VALUES (TG_ARGV[0], row_key);
   PERFORM pg_notify('playbase_control', TG_TABLE_SCHEMA);
