@@ -63,25 +63,33 @@ export async function readFeedAnswer(
   pool: pg.Pool,
   cluster: string,
   cursor: Cursor | undefined,
+  pageSize = FEED_PAGE,
 ): Promise<FeedAnswer> {
   return withFeedSnapshot(pool, async (client) => {
     const snap = await readFeedSnapshot(client);
     const now: Cursor = { seq: snap.max ?? '1', inFlight: snap.inFlight };
-    if (cursor?.fullAfter !== undefined) return fullPage(client, cluster, cursor, cursor.fullAfter);
-    if (!cursor || isStale(cursor, snap)) return fullPage(client, cluster, now, null);
-    return changesAfter(client, cluster, cursor, snap);
+    const at = { client, cluster, pageSize };
+    if (cursor?.fullAfter !== undefined) return fullPage(at, cursor, cursor.fullAfter);
+    if (!cursor || isStale(cursor, snap)) return fullPage(at, now, null);
+    return changesAfter(at, cursor, snap);
   });
 }
 
+/** Where an answer is read: the snapshot's client, the asking cluster, entities per answer. */
+interface Reading {
+  client: pg.PoolClient;
+  cluster: string;
+  pageSize: number;
+}
+
 async function changesAfter(
-  client: pg.PoolClient,
-  cluster: string,
+  { client, cluster, pageSize }: Reading,
   cursor: Cursor,
   snap: FeedSnapshot,
 ): Promise<FeedAnswer> {
-  const changed = await selectChangedEntities(client, cursor.seq, cursor.inFlight, FEED_PAGE + 1);
-  const more = changed.length > FEED_PAGE;
-  const page = changed.slice(0, FEED_PAGE);
+  const changed = await selectChangedEntities(client, cursor.seq, cursor.inFlight, pageSize + 1);
+  const more = changed.length > pageSize;
+  const page = changed.slice(0, pageSize);
   const max = BigInt(snap.max ?? '1') > BigInt(cursor.seq) ? (snap.max as string) : cursor.seq;
   // A cut page resumes after its last change, still asking for the transactions of both cursors.
   const next: Cursor = more
@@ -97,14 +105,13 @@ async function changesAfter(
 
 /** One page of the whole state: every key and account on the first page, then games in api key order. */
 async function fullPage(
-  client: pg.PoolClient,
-  cluster: string,
+  { client, cluster, pageSize }: Reading,
   base: Cursor,
   after: string | null,
 ): Promise<FeedAnswer> {
-  const apiKeys = await selectGameKeysPage(client, after, FEED_PAGE + 1);
-  const more = apiKeys.length > FEED_PAGE;
-  const page = apiKeys.slice(0, FEED_PAGE);
+  const apiKeys = await selectGameKeysPage(client, after, pageSize + 1);
+  const more = apiKeys.length > pageSize;
+  const page = apiKeys.slice(0, pageSize);
   const to = more ? (page.at(-1) as string) : null;
   const first = after === null;
   const entities = await readEntities(client, cluster, page, first ? null : [], first ? null : []);
