@@ -76,7 +76,10 @@ const Answer = Type.Object(
 /** Wakes the waiting requests on each notification of this schema; `live()` tells whether they arrive. */
 function createWaker(ctx: Context) {
   const waiters = new Set<() => void>();
+  // Counts notifications: one that lands while an answer is being read (no waiter yet) is not lost.
+  let notified = 0;
   const wake = () => {
+    notified++;
     for (const w of waiters) w();
     waiters.clear();
   };
@@ -93,9 +96,13 @@ function createWaker(ctx: Context) {
       ctx.log.warn({ err }, 'cluster feed: cannot listen for changes; polling the change log');
       return undefined;
     });
-  /** Resolves on a notification, or after `ms` (a poll's step when notifications are not live). */
-  const next = (ms: number) =>
+  /**
+   * Resolves on a notification after the `since`-th (at once if one came already), or after `ms` (a poll's step
+   * when notifications are not live).
+   */
+  const next = (ms: number, since: number) =>
     new Promise<void>((resolve) => {
+      if (notified !== since) return resolve();
       const done = () => {
         clearTimeout(timer);
         waiters.delete(done);
@@ -104,7 +111,13 @@ function createWaker(ctx: Context) {
       const timer = setTimeout(done, live() ? ms : Math.min(ms, POLL_MS));
       waiters.add(done);
     });
-  return { next, live: () => live(), wake, close: async () => (await subscribing)?.close() };
+  return {
+    next,
+    count: () => notified,
+    live: () => live(),
+    wake,
+    close: async () => (await subscribing)?.close(),
+  };
 }
 
 export function registerClusterFeed(app: App, ctx: Context): void {
@@ -130,10 +143,13 @@ export function registerClusterFeed(app: App, ctx: Context): void {
   async function longPoll(cluster: string, after: string | undefined, waitMs: number): Promise<FeedAnswer> {
     const cursor = parseCursor(after);
     const deadline = performance.now() + waitMs;
-    let answer = await readFeedAnswer(store.pool, cluster, cursor);
+    // Both taken before the answer is read: a change landing meanwhile is then noticed.
+    let since = waker.count();
     let last = waker.live() ? undefined : await selectLastChange(store.pool);
+    let answer = await readFeedAnswer(store.pool, cluster, cursor);
     while (isEmptyAnswer(answer) && !closing && performance.now() < deadline) {
-      await waker.next(deadline - performance.now());
+      await waker.next(deadline - performance.now(), since);
+      since = waker.count();
       if (!waker.live()) {
         // Polling: only a new change number is worth a new answer.
         const seen = await selectLastChange(store.pool);
