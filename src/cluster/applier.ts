@@ -39,9 +39,10 @@ export function startApplier(ctx: Context, cluster: string, secret: string): App
       try {
         cursor ??= (await readReplicaCursor(store.pool)) ?? '0';
         const answer = await fetchAnswer(cursor);
-        const changed = await applyFeedAnswer(store.pool, answer);
-        cursor = answer.cursor;
-        if (changed === '*' || changed.length > 0) ctx.gameChanges?.publish(changed);
+        const { applied, games } = await applyFeedAnswer(store.pool, answer, cursor);
+        // Another process of the cluster applied first: start again from where it left the replica.
+        cursor = applied ? answer.cursor : undefined;
+        if (games === '*' || games.length > 0) ctx.gameChanges?.publish(games);
         if (outage) log.info({ cluster }, 'cluster replica: the feed answers again');
         outage = false;
         retryMs = FIRST_RETRY_MS;

@@ -7,9 +7,11 @@ import type { ChangedGames } from '../game-changes.js';
 import { withTransaction } from '../store/db.js';
 import {
   deleteReplicaRows,
+  lockReplica,
   markReplicaTransaction,
   REPLICA_CHILD_TABLES,
   type ReplicaChildTable,
+  readReplicaCursor,
   replaceGameChildRows,
   selectReplicaGamesInRangeNotIn,
   selectReplicaKeysNotIn,
@@ -32,9 +34,20 @@ function childRows(answer: FeedAnswer): Map<ReplicaChildTable, string[]> {
   return rows;
 }
 
-/** Applies the answer; returns the games whose state changed here (for the caches to forget). */
-export async function applyFeedAnswer(pool: pg.Pool, answer: FeedAnswer): Promise<ChangedGames> {
+export interface Applied {
+  /** False when another process of the cluster moved the stored cursor meanwhile: the answer was dropped (it may
+   * be older than the replica), and the caller asks again from the stored cursor. */
+  applied: boolean;
+  /** The games the answer names, for this process's caches to forget (applied here or by the other process). */
+  games: ChangedGames;
+}
+
+/** Applies the answer to a request made `after` the given cursor. */
+export async function applyFeedAnswer(pool: pg.Pool, answer: FeedAnswer, after: string): Promise<Applied> {
+  const named: ChangedGames = answer.full ? '*' : answer.games.map((g) => g.apiKey);
   return withTransaction(pool, async (client) => {
+    await lockReplica(client);
+    if (((await readReplicaCursor(client)) ?? '0') !== after) return { applied: false, games: named };
     await markReplicaTransaction(client);
     await upsertReplicaRows(client, 'signing_keys', answer.keys);
     await upsertReplicaRows(client, 'accounts', answer.accounts);
@@ -77,6 +90,6 @@ export async function applyFeedAnswer(pool: pg.Pool, answer: FeedAnswer): Promis
     await deleteReplicaRows(client, 'signing_keys', deletedKeys);
     await deleteReplicaRows(client, 'accounts', deletedAccounts);
     await writeReplicaCursor(client, answer.cursor);
-    return answer.full ? '*' : [...present.map((g) => g.apiKey), ...gone];
+    return { applied: true, games: answer.full ? '*' : [...present.map((g) => g.apiKey), ...gone] };
   });
 }

@@ -27,6 +27,14 @@ export async function markReplicaTransaction(client: pg.PoolClient): Promise<voi
   await client.query("SELECT set_config('playbase.replica', 'on', true)");
 }
 
+/**
+ * Serializes the appliers of one cluster database (each nosql process of the cluster runs one) until the
+ * transaction ends: an advisory lock (7404202612), so that two never interleave their deletes and inserts.
+ */
+export async function lockReplica(client: pg.PoolClient): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock(7404202612)');
+}
+
 export async function readReplicaCursor(db: Db): Promise<string | undefined> {
   const { rows } = await db.query<{ cursor: string }>('SELECT cursor FROM replica_cursor');
   return rows[0]?.cursor;

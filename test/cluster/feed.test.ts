@@ -23,7 +23,7 @@ async function follow(control: TestServer, replica: Store, after: string | undef
   let cursor = after;
   do {
     const answer = await readFeedAnswer(control.store.pool, 'local', parseCursor(cursor), pageSize);
-    await applyFeedAnswer(replica.pool, answer);
+    expect((await applyFeedAnswer(replica.pool, answer, cursor ?? '0')).applied).toBe(true);
     answers.push(answer);
     cursor = answer.cursor;
   } while (answers.at(-1)?.more);
@@ -67,6 +67,8 @@ describe('cluster feed: pages, tombstones and late commits', () => {
       "INSERT INTO games (api_key, name, owner) VALUES ('zz-ghost', 'ghost', $1)",
       [owner.username],
     );
+    // A cluster that lost its position asks for the whole state again.
+    await replica.store.pool.query("UPDATE replica_cursor SET cursor = '0'");
     await follow(control, replica.store, '0', 2);
     expect(await gameKeys(replica.store)).toEqual(await gameKeys(control.store));
   });
@@ -81,6 +83,12 @@ describe('cluster feed: pages, tombstones and late commits', () => {
     expect(await gameKeys(replica.store)).toEqual(await gameKeys(control.store));
     const again = await readFeedAnswer(control.store.pool, 'local', parseCursor(last));
     expect(again.games).toEqual([]);
+    // An answer to a request from a position the replica has left (another process applied first) is dropped.
+    const late = await readFeedAnswer(control.store.pool, 'local', parseCursor(cursor));
+    expect(await applyFeedAnswer(replica.store.pool, late, cursor)).toEqual({
+      applied: false,
+      games: [a, b],
+    });
     cursor = last;
   });
 
