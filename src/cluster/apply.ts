@@ -42,6 +42,24 @@ export interface Applied {
   games: ChangedGames;
 }
 
+/** Games, accounts and keys the control side no longer has: tombstones, and what a full answer leaves out. */
+async function removals(client: pg.PoolClient, answer: FeedAnswer, present: string[]) {
+  const games = answer.games.filter((g) => g.row === null).map((g) => g.apiKey);
+  if (answer.full) {
+    const { from, to } = answer.full;
+    games.push(...(await selectReplicaGamesInRangeNotIn(client, from, to, present)));
+  }
+  const keys = [...answer.deleted.keys];
+  const accounts = [...answer.deleted.accounts];
+  if (answer.complete) {
+    const sentKeys = answer.keys.map((r) => keyOf(r, 'kid'));
+    const sentAccounts = answer.accounts.map((r) => keyOf(r, 'username'));
+    keys.push(...(await selectReplicaKeysNotIn(client, 'signing_keys', sentKeys)));
+    accounts.push(...(await selectReplicaKeysNotIn(client, 'accounts', sentAccounts)));
+  }
+  return { games, keys, accounts };
+}
+
 /** Applies the answer to a request made `after` the given cursor. */
 export async function applyFeedAnswer(pool: pg.Pool, answer: FeedAnswer, after: string): Promise<Applied> {
   const named: ChangedGames = answer.full ? '*' : answer.games.map((g) => g.apiKey);
@@ -52,44 +70,19 @@ export async function applyFeedAnswer(pool: pg.Pool, answer: FeedAnswer, after: 
     await upsertReplicaRows(client, 'signing_keys', answer.keys);
     await upsertReplicaRows(client, 'accounts', answer.accounts);
     const present = answer.games.filter((g) => g.row !== null);
+    const presentKeys = present.map((g) => g.apiKey);
     await upsertReplicaRows(
       client,
       'games',
       present.map((g) => g.row as string),
     );
-    await replaceGameChildRows(
-      client,
-      present.map((g) => g.apiKey),
-      childRows(answer),
-    );
-    const gone = answer.games.filter((g) => g.row === null).map((g) => g.apiKey);
-    if (answer.full) {
-      const { from, to } = answer.full;
-      const keep = present.map((g) => g.apiKey);
-      gone.push(...(await selectReplicaGamesInRangeNotIn(client, from, to, keep)));
-    }
-    await deleteReplicaRows(client, 'games', gone);
-    const deletedKeys = [...answer.deleted.keys];
-    const deletedAccounts = [...answer.deleted.accounts];
-    if (answer.complete) {
-      deletedKeys.push(
-        ...(await selectReplicaKeysNotIn(
-          client,
-          'signing_keys',
-          answer.keys.map((r) => keyOf(r, 'kid')),
-        )),
-      );
-      deletedAccounts.push(
-        ...(await selectReplicaKeysNotIn(
-          client,
-          'accounts',
-          answer.accounts.map((r) => keyOf(r, 'username')),
-        )),
-      );
-    }
-    await deleteReplicaRows(client, 'signing_keys', deletedKeys);
-    await deleteReplicaRows(client, 'accounts', deletedAccounts);
+    await replaceGameChildRows(client, presentKeys, childRows(answer));
+    // Games first: an account is kept while a game here still names it as its owner.
+    const gone = await removals(client, answer, presentKeys);
+    await deleteReplicaRows(client, 'games', gone.games);
+    await deleteReplicaRows(client, 'signing_keys', gone.keys);
+    await deleteReplicaRows(client, 'accounts', gone.accounts);
     await writeReplicaCursor(client, answer.cursor);
-    return { applied: true, games: answer.full ? '*' : [...present.map((g) => g.apiKey), ...gone] };
+    return { applied: true, games: answer.full ? '*' : [...presentKeys, ...gone.games] };
   });
 }
