@@ -8,7 +8,7 @@ import type { Context } from '../context.js';
 import { startPeriodic } from '../periodic.js';
 import type { App } from '../route/app.js';
 import { pruneControlChanges, selectLastChange } from '../store/control-changes.js';
-import { currentSchema } from '../store/db.js';
+import { currentSchema, type Subscription } from '../store/db.js';
 import { parseCursor } from './cursor.js';
 import { clusterErrors } from './errors.js';
 import { type FeedAnswer, isEmptyAnswer, readFeedAnswer } from './feed.js';
@@ -85,17 +85,20 @@ function createWaker(ctx: Context) {
   };
   let schema: string | undefined;
   let live = () => false;
-  const subscribing = ctx.store
-    .listen(CHANNEL, (payload) => (schema === undefined || payload === schema) && wake(), wake)
-    .then(async (s) => {
-      live = () => s.isLive();
-      if (s.isLive()) schema = await currentSchema(ctx.store.pool);
-      return s;
-    })
-    .catch((err: unknown) => {
-      ctx.log.warn({ err }, 'cluster feed: cannot listen for changes; polling the change log');
-      return undefined;
-    });
+  // Listening starts with the first feed request (a dedicated connection on PostgreSQL: none while it is unused).
+  let subscribing: Promise<Subscription | undefined> | undefined;
+  const listen = () =>
+    ctx.store
+      .listen(CHANNEL, (payload) => (schema === undefined || payload === schema) && wake(), wake)
+      .then(async (s) => {
+        live = () => s.isLive();
+        if (s.isLive()) schema = await currentSchema(ctx.store.pool);
+        return s;
+      })
+      .catch((err: unknown) => {
+        ctx.log.warn({ err }, 'cluster feed: cannot listen for changes; polling the change log');
+        return undefined;
+      });
   /**
    * Resolves on a notification after the `since`-th (at once if one came already), or after `ms` (a poll's step
    * when notifications are not live).
@@ -113,7 +116,10 @@ function createWaker(ctx: Context) {
     });
   return {
     next,
-    count: () => notified,
+    count: () => {
+      subscribing ??= listen();
+      return notified;
+    },
     live: () => live(),
     wake,
     close: async () => (await subscribing)?.close(),
