@@ -60,6 +60,11 @@ describe('cluster feed: pages, tombstones and late commits', () => {
       [owner.username],
     );
     expect(rows).toEqual([{ hash: '!' }]);
+    // The replica's own writes are not changes (its triggers skip the applier's transactions).
+    const logged = await replica.store.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM control_changes',
+    );
+    expect(logged.rows).toEqual([{ n: 0 }]);
   });
 
   it('a full synchronisation removes a game the control side does not have', async () => {
