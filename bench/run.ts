@@ -1,5 +1,6 @@
 // `npm run bench [suite ...]`: runs the named suites (all by default) and writes bench/results/<suite>.json.
 import { benchAuth } from './auth.js';
+import { benchClusters } from './clusters.js';
 import { benchExports } from './exports.js';
 import { benchFoundation } from './foundation.js';
 import { benchHostile } from './hostile.js';
@@ -15,6 +16,7 @@ const suites: Record<string, () => Promise<void>> = {
   runtime: benchRuntime,
   exports: benchExports,
   hostile: benchHostile,
+  clusters: benchClusters,
 };
 
 const wanted = process.argv.slice(2);

@@ -1,6 +1,7 @@
 // What every role's routes and services are built from: settings, the store, a clock, a logger, compute
 // threads and the metrics.
 import type { FastifyBaseLogger } from 'fastify';
+import type { GameChanges } from './game-changes.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { DocumentCompute } from './nosql/compute-tasks.js';
 import type { Settings } from './settings.js';
@@ -16,4 +17,6 @@ export interface Context {
   compute: DocumentCompute;
   /** This server's Prometheus registry and instruments (one per server: tests build several in one process). */
   metrics: Metrics;
+  /** Games changed by a cluster's replica applier; caches keyed by game subscribe (absent in unit contexts). */
+  gameChanges?: GameChanges;
 }

@@ -4,6 +4,7 @@
 
 import { adminCatalogue } from './admin/errors.js';
 import { authCatalogue } from './auth/errors.js';
+import { clusterCatalogue } from './cluster/errors.js';
 import { configCatalogue } from './config/errors.js';
 import { pushCatalogue } from './config/push/errors.js';
 import { type CatalogueEntry, foundationCatalogue } from './errors.js';
@@ -35,4 +36,5 @@ export const catalogue: readonly CatalogueEntry[] = [
   ...pipelineCatalogue,
   ...updateCatalogue,
   ...runtimeCatalogue,
+  ...clusterCatalogue,
 ];

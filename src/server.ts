@@ -7,12 +7,16 @@ import type { AuthBackend } from './auth/backend.js';
 import { type BootstrapResult, ensureAdministrator } from './auth/bootstrap.js';
 import { registerAuthRoutes } from './auth/routes.js';
 import { registerTokenPurge } from './auth/token-purge.js';
+import { registerApplier } from './cluster/applier.js';
+import { registerClusterFeed } from './cluster/feed-routes.js';
+import { registerPlacementCheck } from './cluster/placement.js';
 import { inline, pooled } from './compute/compute.js';
 import { ComputePool } from './compute/pool.js';
 import { registerGameRoutes } from './config/games-routes.js';
 import { registerConfigRoutes } from './config/routes.js';
 import type { Context } from './context.js';
 import { errors } from './errors.js';
+import { createGameChanges } from './game-changes.js';
 import { buildApp } from './http/app.js';
 import { createMetrics } from './metrics/metrics.js';
 import { registerMetrics } from './metrics/routes.js';
@@ -32,6 +36,7 @@ function adoptEphemeralPort(settings: Settings, port: string): void {
   const fix = (url: string) => url.replace(/:0(?=\/|$)/, `:${port}`);
   settings.publicUrl = fix(settings.publicUrl);
   settings.authUrl = fix(settings.authUrl);
+  settings.replica.configUrl = fix(settings.replica.configUrl);
   for (const cluster of Object.values(settings.clusters)) {
     cluster.liveNosql = fix(cluster.liveNosql);
     cluster.previewNosql = fix(cluster.previewNosql);
@@ -76,7 +81,12 @@ function registrarsFor(settings: Settings): RoleRegistrar[] {
     registrars.push(registerGameRoutes, registerConfigRoutes, registerAdminRoutes);
   // The audit declarations' check comes with the admin routes; an auth-only process checks its routes too.
   else if (settings.roles.includes('auth')) registrars.push((app) => registerAuditHook(app));
+  // The control database's feed for runtime clusters' replicas (docs/topology.md).
+  if (settings.roles.includes('auth') || settings.roles.includes('config'))
+    registrars.push(registerClusterFeed);
   if (settings.roles.includes('nosql')) {
+    // A cluster's replica: its loop, and the 404 for games of other clusters, before the routes it guards.
+    registrars.push(registerPlacementCheck, registerApplier);
     registrars.push(async (app, ctx) => {
       await app.register(async (scope) => registerNosqlRoutes(scope as App, ctx, 'live'), {
         prefix: '/live',
@@ -108,7 +118,11 @@ export async function createServer(settings: Settings, options: StartOptions = {
   try {
     await migrate(store.pool);
     migrated = true;
-    const admin = await ensureAdministrator(store.pool, settings.adminUsername, settings.adminPassword);
+    // A cluster's replica holds the control database's accounts, never one of its own (docs/topology.md).
+    const admin =
+      settings.replica.cluster === undefined
+        ? await ensureAdministrator(store.pool, settings.adminUsername, settings.adminPassword)
+        : { created: false, username: settings.adminUsername };
     const https =
       settings.tlsCertFile && settings.tlsKeyFile
         ? { cert: readFileSync(settings.tlsCertFile), key: readFileSync(settings.tlsKeyFile) }
@@ -125,7 +139,14 @@ export async function createServer(settings: Settings, options: StartOptions = {
       settings.computeThreads > 0 ? new ComputePool(settings.computeThreads, DOCUMENT_WORKER) : undefined;
     const compute = threads ? pooled(documentTasks, threads) : inline(documentTasks);
     const { app, ctx } = await buildApp(
-      { settings, store, clock: options.clock ?? Date.now, compute, metrics: createMetrics(store.pool) },
+      {
+        settings,
+        store,
+        clock: options.clock ?? Date.now,
+        compute,
+        metrics: createMetrics(store.pool),
+        gameChanges: createGameChanges(),
+      },
       {
         observers: [registerMetrics],
         registrars: [...registrarsFor(settings), ...(options.extraRegistrars ?? [])],

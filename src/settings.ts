@@ -1,6 +1,8 @@
 // Settings: read once from the environment at start, validated, then passed down as a typed object.
 import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
+import { SettingsError } from './settings-error.js';
+import { type ReplicaSettings, readReplica } from './settings-replica.js';
 
 const ALL_ROLES = ['auth', 'config', 'nosql'] as const;
 export type Role = (typeof ALL_ROLES)[number];
@@ -36,6 +38,8 @@ export interface Settings {
   clusters: Record<string, ClusterSettings>;
   /** The cluster a game is created on when its creation names none (PLAYBASE_DEFAULT_CLUSTER, else local). */
   defaultCluster: string;
+  /** A runtime cluster's replica and the feed it reads (docs/topology.md; src/settings-replica.ts). */
+  replica: ReplicaSettings;
   logLevel: string;
   /** LOG_FORMAT: readable lines (pino-pretty) or JSON; unset → readable when standard output is a terminal. */
   logFormat: LogFormat;
@@ -95,15 +99,7 @@ export interface Settings {
 const LOG_FORMATS = ['json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-export class SettingsError extends Error {
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(`Invalid setting ${variable}: ${message}`);
-    this.name = 'SettingsError';
-  }
-}
+export { SettingsError };
 
 type Env = Record<string, string | undefined>;
 
@@ -331,6 +327,7 @@ export function loadSettings(
   }
   const clusters = readClusters(env, publicUrl);
   const authUrl = (readUrl(env, 'PLAYBASE_AUTH_URL', ['http:', 'https:']) ?? publicUrl).replace(/\/+$/, '');
+  const roles = readRoles(env);
   return {
     port,
     host,
@@ -345,10 +342,16 @@ export function loadSettings(
     tlsKeyFile,
     adminUsername,
     adminPassword,
-    roles: readRoles(env),
+    roles,
     authUrl,
     clusters,
     defaultCluster: readDefaultCluster(env, clusters),
+    replica: readReplica(
+      env,
+      roles,
+      clusters,
+      readUrl(env, 'PLAYBASE_CONFIG_URL', ['http:', 'https:']) ?? authUrl,
+    ),
     logLevel,
     logFormat: readLogFormat(env, terminal),
     shutdownGraceMs: readInt(env, 'PLAYBASE_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),

@@ -16,8 +16,8 @@ export interface AuthBackend {
   keys: KeyRing | undefined;
   /**
    * True where the control database is at hand (auth and config roles): a JWT is then also checked against the
-   * account's state and the holder's current access to its game. A nosql-only process, on its cluster's own
-   * database, has only the JWT's claims.
+   * account's state and the holder's current access to its game. So does a cluster's replica (PLAYBASE_CLUSTER),
+   * whose database holds them for its games. A nosql-only process without one has only the JWT's claims.
    */
   readsControl: boolean;
   verifyBasic(username: string, password: string, address: string): Promise<Account>;
@@ -74,8 +74,15 @@ const UNCHECKED: AccountState = Object.freeze({ disabled: false, sessionsEndedAt
 export function createAuthBackend(ctx: Context, redis: Redis | undefined): AuthBackend {
   const { store, settings, clock } = ctx;
   const local = settings.roles.includes('auth');
+  // A cluster's replica (docs/topology.md) holds, in its own database, what the control database holds for its
+  // games: accounts' state, access, and the public signing keys, so it checks JWTs alone, even across a restart.
+  const replica = settings.replica.cluster !== undefined;
   const keys = local ? createKeyRing(store.pool, clock) : undefined;
-  const jwt: JwtVerifier = keys ? localJwtVerifier(keys) : remoteJwtVerifier(settings.authUrl);
+  const jwt: JwtVerifier = keys
+    ? localJwtVerifier(keys)
+    : replica
+      ? localJwtVerifier(createKeyRing(store.pool, clock, true))
+      : remoteJwtVerifier(settings.authUrl);
   const remoteToken = local ? undefined : remoteTokenVerifier(settings.authUrl);
   const guard = createLoginGuard({
     perAccount: settings.limits.loginFailuresPerAccount,
@@ -88,7 +95,7 @@ export function createAuthBackend(ctx: Context, redis: Redis | undefined): AuthB
   // (migration 0009); a split config server asks the auth server every time (spec rule 1).
   const cache = createAuthCache({
     clock,
-    ...(store.kind === 'postgres' || local
+    ...(store.kind === 'postgres' || local || replica
       ? {
           async listen(channel: string, onNotify: (payload: string) => void, onGap: () => void) {
             // The triggers send their table's schema: other schemas of a shared database are not ours.
@@ -109,7 +116,7 @@ export function createAuthBackend(ctx: Context, redis: Redis | undefined): AuthB
       ctx.log.warn({ err }, 'auth cache: cannot listen for changes; every check reads the store'),
   });
 
-  const readsControl = local || settings.roles.includes('config');
+  const readsControl = local || settings.roles.includes('config') || replica;
   const unexpired = (owner: TokenOwner): TokenOwner => {
     if (owner.expiresAt <= clock()) throw authErrors.tokenExpired();
     return owner;

@@ -37,16 +37,20 @@ export interface KeyRing {
 const RETIRED_KEY_VERIFIES_MS = 65 * 60 * 1000;
 const CACHE_MS = 30_000;
 
-export function createKeyRing(pool: pg.Pool, clock: () => number): KeyRing {
+/**
+ * `verifyOnly`: a cluster's replica holds the public halves only (docs/topology.md); it verifies and never signs.
+ */
+export function createKeyRing(pool: pg.Pool, clock: () => number, verifyOnly = false): KeyRing {
   let cache: { at: number; rows: KeyRow<JWK>[]; signing: SigningKey | undefined } | undefined;
 
   async function load(): Promise<NonNullable<typeof cache>> {
     if (cache && clock() - cache.at < CACHE_MS) return cache;
     const rows = await selectVerifyingKeys<JWK>(pool, new Date(clock()));
     const active = rows.find((r) => r.retired_at === null);
-    const signing = active
-      ? { kid: active.kid, privateKey: (await importJWK(active.private_jwk, 'EdDSA')) as KeyObject }
-      : undefined;
+    const signing =
+      active && !verifyOnly
+        ? { kid: active.kid, privateKey: (await importJWK(active.private_jwk, 'EdDSA')) as KeyObject }
+        : undefined;
     cache = { at: clock(), rows, signing };
     return cache;
   }
@@ -63,6 +67,7 @@ export function createKeyRing(pool: pg.Pool, clock: () => number): KeyRing {
 
   return {
     async current() {
+      if (verifyOnly) throw new Error('a cluster replica never signs');
       const loaded = await load();
       if (loaded.signing) return loaded.signing;
       // First use: the advisory lock keeps two processes from both creating a first key.
@@ -79,6 +84,7 @@ export function createKeyRing(pool: pg.Pool, clock: () => number): KeyRing {
       return { keys: loaded.rows.map((r) => r.public_jwk) };
     },
     async rotate(audit) {
+      if (verifyOnly) throw new Error('a cluster replica never rotates keys');
       const kid = await withTransaction(pool, async (client) => {
         await retireSigningKeys(client, new Date(clock()), new Date(clock() + RETIRED_KEY_VERIFIES_MS));
         const created = await create(client);

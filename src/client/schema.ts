@@ -1189,6 +1189,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/restv2/internal/clusters/{cluster}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A runtime cluster's replica feed: the state of every game, account and signing key changed after the cursor (docs/topology.md); Bearer PLAYBASE_CLUSTER_SECRET */
+        get: operations["getClusterChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/live/restv2/game/{gameApiKey}/mongo/collections": {
         parameters: {
             query?: never;
@@ -8437,6 +8454,84 @@ export interface operations {
                             error: boolean;
                             outgoingMessageParts: string[];
                             resultParts: string[];
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getClusterChanges: {
+        parameters: {
+            query?: {
+                after?: string;
+                wait?: number;
+            };
+            header?: never;
+            path: {
+                cluster: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "cursor": "1042.7731",
+                     *       "more": false,
+                     *       "full": null,
+                     *       "complete": false,
+                     *       "keys": [],
+                     *       "accounts": [
+                     *         "{\"username\":\"owner@example.com\",\"password_hash\":\"!\",\"disabled\":false}"
+                     *       ],
+                     *       "deleted": {
+                     *         "keys": [],
+                     *         "accounts": []
+                     *       },
+                     *       "games": [
+                     *         {
+                     *           "apiKey": "x123456789",
+                     *           "row": "{\"api_key\":\"x123456789\",\"name\":\"Race\",\"cluster\":\"a\",\"owner\":\"owner@example.com\"}",
+                     *           "children": {
+                     *             "game_configs": [
+                     *               "{\"api_key\":\"x123456789\",\"doc\":{}}"
+                     *             ]
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Pass as `after` next time */
+                        cursor: string;
+                        /** @description The answer was cut: ask again at once */
+                        more: boolean;
+                        full: {
+                            from: string | null;
+                            to: string | null;
+                        } | null;
+                        /** @description keys and accounts list everything: remove the others */
+                        complete: boolean;
+                        /** @description signing_keys rows (JSON), public half only */
+                        keys: string[];
+                        /** @description accounts rows (JSON), with an unusable password hash */
+                        accounts: string[];
+                        deleted: {
+                            keys: string[];
+                            accounts: string[];
+                        };
+                        games: {
+                            apiKey: string;
+                            row: string | null;
+                            children: {
+                                [key: string]: string[];
+                            } | null;
                         }[];
                     };
                 };

@@ -2,6 +2,12 @@
 import { def, entriesOf } from '../errors.js';
 
 export const nosqlErrors = {
+  gameOnOtherCluster: def(
+    'GAME_ON_OTHER_CLUSTER',
+    404,
+    "The game lives on another runtime cluster than this nosql server's: the message names it; endpoint discovery (GET /restv2/game/{apiKey}/endpoints) answers its URLs.",
+    (apiKey: string, cluster: string) => `Game ${apiKey} is on cluster ${cluster}, not this one`,
+  ),
   collectionNotFound: def(
     'NOSQL_COLLECTION_NOT_FOUND',
     404,

@@ -6,6 +6,8 @@ import { compileRuntimeConfig, type RuntimeConfig } from './runtime-config.js';
 export interface ConfigCache {
   /** The stage's configuration, or null when Live runs nothing (no published snapshot). */
   get(db: Db, apiKey: string, stage: Stage): Promise<RuntimeConfig | null>;
+  /** Forgets the games' cached versions (a cluster's replica changed them): the next get reads the store. */
+  forget(apiKeys: readonly string[] | '*'): void;
 }
 
 export interface ConfigCacheOptions {
@@ -56,6 +58,12 @@ export function createConfigCache(options: ConfigCacheOptions): ConfigCache {
         inFlight.set(key, pending);
       }
       return pending;
+    },
+    forget(apiKeys) {
+      if (apiKeys === '*') entries.clear();
+      else
+        for (const apiKey of apiKeys)
+          for (const stage of ['live', 'preview']) entries.delete(`${stage}\u0000${apiKey}`);
     },
   };
 }

@@ -30,6 +30,8 @@ async function resolveCredential(
 
 export interface CredentialCache {
   resolve(db: Db, stage: Stage, credential: string, secret: string): Promise<string | null>;
+  /** Forgets every resolution (a cluster's replica changed some game's credentials). */
+  clear(): void;
 }
 
 /** Successful resolutions are kept `maxAgeMs` (monotonic), so a reset or deleted secret stops working that fast. */
@@ -53,5 +55,6 @@ export function createCredentialCache(
       hits.set(key, { apiKey, at: now() });
       return apiKey;
     },
+    clear: () => hits.clear(),
   };
 }

@@ -154,6 +154,12 @@ export async function registerRuntimeRoutes(
   const monotonic = () => performance.now();
   const configs = createConfigCache({ now: monotonic, maxAgeMs: options.maxAgeMs });
   const credentials = createCredentialCache(monotonic, options.maxAgeMs);
+  // On a cluster, the applier's writes are forgotten at once (docs/topology.md), not a second later.
+  const unsubscribe = ctx.gameChanges?.subscribe((games) => {
+    configs.forget(games);
+    credentials.clear();
+  });
+  if (unsubscribe) app.addHook('onClose', async () => unsubscribe());
   for (const stage of ['live', 'preview'] as Stage[]) {
     const env: RuntimeEnv = {
       pool: ctx.store.pool,

@@ -117,4 +117,27 @@ describe('settings', () => {
     const s = loadSettings({ PLAYBASE_CLUSTERS: JSON.stringify({ eu }), PLAYBASE_DEFAULT_CLUSTER: 'eu' });
     expect(s.defaultCluster).toBe('eu');
   });
+
+  it('PLAYBASE_CLUSTER: a nosql-only replica of a known cluster, with a 32+ character secret; config URL defaults to the auth URL', () => {
+    const secret = 's'.repeat(32);
+    const s = loadSettings({
+      PLAYBASE_ROLES: 'nosql',
+      PLAYBASE_CLUSTER: 'local',
+      PLAYBASE_CLUSTER_SECRET: secret,
+      PLAYBASE_AUTH_URL: 'http://auth.example:9000/',
+    });
+    expect(s.replica).toEqual({ cluster: 'local', configUrl: 'http://auth.example:9000', secret });
+    const url = { PLAYBASE_CONFIG_URL: 'https://config.example/' };
+    expect(loadSettings(url).replica).toEqual({
+      cluster: undefined,
+      configUrl: 'https://config.example',
+      secret: undefined,
+    });
+    const replica = { PLAYBASE_ROLES: 'nosql', PLAYBASE_CLUSTER: 'local', PLAYBASE_CLUSTER_SECRET: secret };
+    expect(failure({ ...replica, PLAYBASE_CLUSTER: 'mars' }).variable).toBe('PLAYBASE_CLUSTER');
+    expect(failure({ ...replica, PLAYBASE_ROLES: 'nosql,config' }).variable).toBe('PLAYBASE_CLUSTER');
+    expect(failure({ ...replica, PLAYBASE_CLUSTER_SECRET: '' }).variable).toBe('PLAYBASE_CLUSTER_SECRET');
+    expect(failure({ PLAYBASE_CLUSTER_SECRET: 'short' }).variable).toBe('PLAYBASE_CLUSTER_SECRET');
+    expect(failure({ PLAYBASE_CONFIG_URL: 'ftp://x' }).variable).toBe('PLAYBASE_CONFIG_URL');
+  });
 });

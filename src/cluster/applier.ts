@@ -1,0 +1,78 @@
+// A cluster's replica loop (docs/topology.md): long-polls the control server's feed from the stored cursor,
+// applies each answer with its cursor in one transaction, then tells the caches keyed by game. While the control
+// server is down the replica keeps its last state and the loop retries with backoff, logging once per outage.
+import type { Context } from '../context.js';
+import type { App } from '../route/app.js';
+import { readReplicaCursor } from '../store/replica.js';
+import { applyFeedAnswer } from './apply.js';
+import type { FeedAnswer } from './feed.js';
+import { MAX_WAIT_MS } from './feed-routes.js';
+
+const FIRST_RETRY_MS = 100;
+const LAST_RETRY_MS = 5_000;
+
+export interface Applier {
+  stop(): Promise<void>;
+}
+
+export function startApplier(ctx: Context, cluster: string, secret: string): Applier {
+  const { store, log } = ctx;
+  const base = `${ctx.settings.replica.configUrl}/restv2/internal/clusters/${encodeURIComponent(cluster)}/changes`;
+  const abort = new AbortController();
+
+  async function fetchAnswer(after: string): Promise<FeedAnswer> {
+    const url = `${base}?after=${encodeURIComponent(after)}&wait=${MAX_WAIT_MS}`;
+    const timeout = AbortSignal.timeout(MAX_WAIT_MS + 10_000);
+    const res = await fetch(url, {
+      headers: { authorization: `Bearer ${secret}` },
+      signal: AbortSignal.any([abort.signal, timeout]),
+    });
+    if (!res.ok) throw new Error(`feed answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+    return (await res.json()) as FeedAnswer;
+  }
+
+  async function run(): Promise<void> {
+    let cursor: string | undefined;
+    let outage = false;
+    let retryMs = FIRST_RETRY_MS;
+    while (!abort.signal.aborted) {
+      try {
+        cursor ??= (await readReplicaCursor(store.pool)) ?? '0';
+        const answer = await fetchAnswer(cursor);
+        const { applied, games } = await applyFeedAnswer(store.pool, answer, cursor);
+        // Another process of the cluster applied first: start again from where it left the replica.
+        cursor = applied ? answer.cursor : undefined;
+        if (games === '*' || games.length > 0) ctx.gameChanges?.publish(games);
+        if (outage) log.info({ cluster }, 'cluster replica: the feed answers again');
+        outage = false;
+        retryMs = FIRST_RETRY_MS;
+      } catch (err) {
+        if (abort.signal.aborted) break;
+        if (!outage)
+          log.warn({ err, cluster }, 'cluster replica: cannot follow the feed; serving the last state');
+        outage = true;
+        await new Promise((r) => setTimeout(r, retryMs).unref());
+        retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
+      }
+    }
+  }
+
+  const running = run();
+  return {
+    async stop() {
+      abort.abort();
+      await running;
+    },
+  };
+}
+
+/** Starts the replica loop with the server and stops it when the server closes. */
+export function registerApplier(app: App, ctx: Context): void {
+  const { cluster, secret } = ctx.settings.replica;
+  if (cluster === undefined || secret === undefined) return;
+  let applier: Applier | undefined;
+  app.addHook('onReady', async () => {
+    applier = startApplier(ctx, cluster, secret);
+  });
+  app.addHook('preClose', async () => applier?.stop());
+}

@@ -1,0 +1,121 @@
+// The cluster feed's answers, read and applied without HTTP: a whole state sent in pages reaches a replica equal to
+// the control side (and removes what the control side no longer has); a change numbered before another but
+// committed after it is still sent (the cursor asks for the transactions that were in flight).
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyFeedAnswer } from '../../src/cluster/apply.js';
+import { parseCursor } from '../../src/cluster/cursor.js';
+import { type FeedAnswer, readFeedAnswer } from '../../src/cluster/feed.js';
+import type { Store } from '../../src/store/db.js';
+import { createGame, createUser, type User } from '../auth/helpers.js';
+import { freshStore, startTestServer, TEST_DATABASE_URL, type TestServer } from '../harness.js';
+
+type Fresh = Awaited<ReturnType<typeof freshStore>>;
+
+async function gameKeys(store: Store): Promise<string[]> {
+  const { rows } = await store.pool.query<{ api_key: string }>('SELECT api_key FROM games ORDER BY api_key');
+  return rows.map((r) => r.api_key);
+}
+
+/** Asks and applies until an answer says there is no more; returns the answers and the last cursor. */
+async function follow(control: TestServer, replica: Store, after: string | undefined, pageSize: number) {
+  const answers: FeedAnswer[] = [];
+  let cursor = after;
+  do {
+    const answer = await readFeedAnswer(control.store.pool, 'local', parseCursor(cursor), pageSize);
+    expect((await applyFeedAnswer(replica.pool, answer, cursor ?? '0')).applied).toBe(true);
+    answers.push(answer);
+    cursor = answer.cursor;
+  } while (answers.at(-1)?.more);
+  return { answers, cursor: cursor as string };
+}
+
+describe('cluster feed: pages, tombstones and late commits', () => {
+  let control: TestServer;
+  let replica: Fresh;
+  let owner: User;
+  let cursor: string;
+
+  beforeAll(async () => {
+    control = await startTestServer({ PLAYBASE_ROLES: 'auth,config' });
+    replica = await freshStore();
+    owner = await createUser(control, `pager-${randomBytes(4).toString('hex')}@feed.test`);
+    for (const name of ['one', 'two', 'three']) await createGame(control, owner, name);
+  }, 60_000);
+
+  afterAll(async () => {
+    await control?.close();
+    await replica?.drop();
+  });
+
+  it('the whole state in pages of one game → the replica holds every game, and no private key or password', async () => {
+    const { answers, cursor: last } = await follow(control, replica.store, undefined, 1);
+    cursor = last;
+    expect(answers.length).toBeGreaterThanOrEqual(3);
+    expect(answers.slice(0, -1).every((a) => a.more && a.full !== null)).toBe(true);
+    expect(answers[0]?.complete).toBe(true);
+    expect(await gameKeys(replica.store)).toEqual(await gameKeys(control.store));
+    const { rows } = await replica.store.pool.query<{ hash: string }>(
+      'SELECT password_hash AS hash FROM accounts WHERE username = $1',
+      [owner.username],
+    );
+    expect(rows).toEqual([{ hash: '!' }]);
+    // The replica's own writes are not changes (its triggers skip the applier's transactions).
+    const logged = await replica.store.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM control_changes',
+    );
+    expect(logged.rows).toEqual([{ n: 0 }]);
+  });
+
+  it('a full synchronisation removes a game the control side does not have', async () => {
+    await replica.store.pool.query(
+      "INSERT INTO games (api_key, name, owner) VALUES ('zz-ghost', 'ghost', $1)",
+      [owner.username],
+    );
+    // A cluster that lost its position asks for the whole state again.
+    await replica.store.pool.query("UPDATE replica_cursor SET cursor = '0'");
+    await follow(control, replica.store, '0', 2);
+    expect(await gameKeys(replica.store)).toEqual(await gameKeys(control.store));
+  });
+
+  it('changes after the cursor, one entity a page → each game once, then nothing', async () => {
+    const a = await createGame(control, owner, 'four');
+    const b = await createGame(control, owner, 'five');
+    const { answers, cursor: last } = await follow(control, replica.store, cursor, 1);
+    const sent = answers.flatMap((x) => x.games.map((g) => g.apiKey));
+    expect(sent).toEqual(expect.arrayContaining([a, b]));
+    expect(answers.every((x) => x.full === null)).toBe(true);
+    expect(await gameKeys(replica.store)).toEqual(await gameKeys(control.store));
+    const again = await readFeedAnswer(control.store.pool, 'local', parseCursor(last));
+    expect(again.games).toEqual([]);
+    // An answer to a request from a position the replica has left (another process applied first) is dropped.
+    const late = await readFeedAnswer(control.store.pool, 'local', parseCursor(cursor));
+    expect(await applyFeedAnswer(replica.store.pool, late, cursor)).toEqual({
+      applied: false,
+      games: [a, b],
+    });
+    cursor = last;
+  });
+
+  it.skipIf(!TEST_DATABASE_URL)(
+    'a change numbered first but committed last → sent by the next answer (PostgreSQL: two connections)',
+    async () => {
+      const [early, late] = (await gameKeys(control.store)).slice(0, 2) as [string, string];
+      const slow = await control.store.pool.connect();
+      try {
+        await slow.query('BEGIN');
+        await slow.query("UPDATE games SET name = 'renamed late' WHERE api_key = $1", [early]);
+        await control.store.pool.query("UPDATE games SET name = 'renamed now' WHERE api_key = $1", [late]);
+        const first = await readFeedAnswer(control.store.pool, 'local', parseCursor(cursor));
+        expect(first.games.map((g) => g.apiKey)).toEqual([late]);
+        await slow.query('COMMIT');
+        const second = await readFeedAnswer(control.store.pool, 'local', parseCursor(first.cursor));
+        expect(second.games.map((g) => [g.apiKey, JSON.parse(g.row as string).name])).toEqual([
+          [early, 'renamed late'],
+        ]);
+      } finally {
+        slow.release();
+      }
+    },
+  );
+});
