@@ -9,7 +9,9 @@ import type { FeedAnswer } from './feed.js';
 import { MAX_WAIT_MS } from './feed-routes.js';
 
 const FIRST_RETRY_MS = 100;
-const LAST_RETRY_MS = 5_000;
+// Short enough that a change made once the control side is back reaches the cluster within a second; a refused
+// connection every half second costs nothing.
+const LAST_RETRY_MS = 500;
 
 export interface Applier {
   stop(): Promise<void>;

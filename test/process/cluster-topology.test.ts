@@ -1,165 +1,301 @@
-// Runtime clusters with real processes (docs/topology.md): a control process (auth + config) on its own store, a
-// nosql process with PLAYBASE_CLUSTER=a on another (two PGlite folders, or two PostgreSQL schemas). The cluster
-// serves a game's runtime requests and JWT finds from its replica, and goes on after the control process stops,
-// across its own restart.
-import { randomBytes } from 'node:crypto';
+// The interface's topology with real processes: one auth+config process on the control store, two nosql processes
+// each on its own cluster store (clusters a and b), Redis shared when there is one. Configuration, publishing and
+// revocations reach the right cluster within a second; both clusters keep serving JWT and runtime traffic while
+// the control process is stopped, and pick up revocations once it is back.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, TEST_DATABASE_URL } from '../harness.js';
-import { freePort, type Running, sharedPostgres, spawnPlaybase, stopAll, waitReady } from '../processes.js';
+import { basic, TEST_DATABASE_URL, TEST_REDIS_URL } from '../harness.js';
+import { freePort, type Running, sharedPostgres, spawnPlaybase, waitReady } from '../processes.js';
 
-const ADMIN = { username: 'topology-admin@playbase.test', password: 'topology-password-1' };
-const OWNER = { username: 'topology-owner@playbase.test', password: 'owner-password-1' };
-const SECRET = randomBytes(24).toString('hex');
-const CLUSTERS = JSON.stringify({
-  a: { liveNosql: 'http://a.example/live', previewNosql: 'http://a.example/preview' },
-});
+const ADMIN = { username: 'topo-admin@playbase.test', password: 'topo-password-1' };
+const OWNER = { username: 'topo-owner@playbase.test', password: 'owner-password-1' };
+const HELPER = { username: 'topo-helper@playbase.test', password: 'helper-password-1' };
+const SECRET = 'topology-cluster-secret-0123456789abcdef';
+/** How long a change may take to reach a cluster (the issue's bound). */
+const WITHIN_MS = 1000;
 
-type Answer = [number, Record<string, unknown>];
+type Json = Record<string, any>;
 
-async function send(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  body?: unknown,
-): Promise<Answer> {
+async function call(url: string, method: string, headers: Record<string, string>, body?: unknown) {
   const res = await fetch(url, {
     method,
     headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return [res.status, (await res.json()) as Record<string, unknown>];
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Json };
 }
 
-async function within(ms: number, what: string, check: () => Promise<boolean>): Promise<void> {
-  const start = Date.now();
-  while (!(await check())) {
-    if (Date.now() - start > ms) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 25));
+/** Polls `probe` until it returns true; the time it took, or a failure naming what never happened. */
+async function within(what: string, limitMs: number, probe: () => Promise<boolean>): Promise<number> {
+  const start = performance.now();
+  for (;;) {
+    if (await probe()) return performance.now() - start;
+    if (performance.now() - start > limitMs) throw new Error(`${what}: not seen within ${limitMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
   }
 }
 
-describe('runtime clusters: a control process and a cluster process on two stores', () => {
-  const stores: { drop(): Promise<void> }[] = [];
-  let control: Running;
-  let cluster: Running;
-  let clusterEnv: Record<string, string>;
-  let apiKey: string;
-  let secret: string;
-  let jwt: string;
+interface Place {
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
 
-  /** A store of its own: a PGlite folder, or a PostgreSQL schema. */
-  async function ownStore(): Promise<Record<string, string>> {
-    const dataDir = mkdtempSync(join(tmpdir(), 'playbase-topology-'));
-    const db = TEST_DATABASE_URL ? await sharedPostgres(TEST_DATABASE_URL) : undefined;
-    stores.push({
-      async drop() {
-        await db?.drop();
-        rmSync(dataDir, { recursive: true, force: true });
+/** A store of its own: a PostgreSQL schema on the PostgreSQL run, a data folder on the embedded run. */
+async function place(): Promise<Place> {
+  if (TEST_DATABASE_URL) {
+    const db = await sharedPostgres(TEST_DATABASE_URL);
+    const dir = mkdtempSync(join(tmpdir(), 'playbase-topo-'));
+    return {
+      env: { DATABASE_URL: db.url, PLAYBASE_DATA_DIR: dir },
+      drop: async () => {
+        await db.drop();
+        rmSync(dir, { recursive: true, force: true });
       },
-    });
-    return { PLAYBASE_DATA_DIR: dataDir, ...(db ? { DATABASE_URL: db.url } : {}) };
+    };
   }
+  const dir = mkdtempSync(join(tmpdir(), 'playbase-topo-'));
+  return {
+    env: { DATABASE_URL: '', PLAYBASE_DATA_DIR: dir },
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
 
-  const runtime = (stage: string, name: string, body: Record<string, unknown>) =>
-    send(
+describe('topology: auth+config on the control store, nosql on two cluster stores', () => {
+  const places: Place[] = [];
+  const ports: Record<'control' | 'a' | 'b', number> = { control: 0, a: 0, b: 0 };
+  let control: Running;
+  let clusterA: Running;
+  let clusterB: Running;
+  let controlEnv: Record<string, string>;
+  let admin: Record<string, string>;
+  let owner: Record<string, string>;
+  let gameA: string;
+  let gameB: string;
+  let secretA: string;
+
+  const url = (port: number) => `http://127.0.0.1:${port}`;
+  const shared = () => ({
+    PLAYBASE_ADMIN_USERNAME: ADMIN.username,
+    PLAYBASE_ADMIN_PASSWORD: ADMIN.password,
+    PLAYBASE_CLUSTER_SECRET: SECRET,
+    PLAYBASE_CLUSTERS: JSON.stringify({
+      a: { liveNosql: `${url(ports.a)}/live`, previewNosql: `${url(ports.a)}/preview` },
+      b: { liveNosql: `${url(ports.b)}/live`, previewNosql: `${url(ports.b)}/preview` },
+    }),
+    LOG_LEVEL: 'warn',
+    ...(TEST_REDIS_URL ? { REDIS_URL: TEST_REDIS_URL } : {}),
+  });
+  const startCluster = (name: 'a' | 'b', at: Place) =>
+    spawnPlaybase({
+      ...shared(),
+      ...at.env,
+      PORT: String(ports[name]),
+      PUBLIC_URL: url(ports[name]),
+      PLAYBASE_ROLES: 'nosql',
+      PLAYBASE_CLUSTER: name,
+      PLAYBASE_AUTH_URL: url(ports.control),
+      PLAYBASE_CONFIG_URL: url(ports.control),
+    });
+  const jwtFor = async (who: typeof OWNER, apiKey: string) => {
+    const res = await call(`${control.url}/restv2/auth/game/${apiKey}/jwt`, 'GET', {
+      authorization: basic(who.username, who.password),
+    });
+    expect(res.status).toBe(200);
+    return res.body['X-SVC-JWT'] as string;
+  };
+  const find = (cluster: Running, apiKey: string, jwt: string, stage = 'preview') =>
+    call(
+      `${cluster.url}/${stage}/restv2/game/${apiKey}/mongo/collection/player/find`,
+      'POST',
+      { 'x-svc-jwt': jwt },
+      {},
+    );
+  const rs = (cluster: Running, stage: string, name: string, body: Json, secret = secretA) =>
+    call(
       `${cluster.url}/${stage}/rs/server/${encodeURIComponent(secret)}/${name}`,
       'POST',
       {},
-      {
-        '@class': `.${name}`,
-        ...body,
-      },
+      { '@class': `.${name}`, ...body },
     );
-  const collections = () =>
-    send(`${cluster.url}/preview/restv2/game/${apiKey}/mongo/collections`, 'GET', {
-      'x-svc-jwt': jwt,
-    });
 
   beforeAll(async () => {
-    const common = {
-      PLAYBASE_ADMIN_USERNAME: ADMIN.username,
-      PLAYBASE_ADMIN_PASSWORD: ADMIN.password,
-      PLAYBASE_CLUSTERS: CLUSTERS,
-      PLAYBASE_CLUSTER_SECRET: SECRET,
-      PLAYBASE_COMPUTE_THREADS: '0',
-      LOG_LEVEL: 'warn',
-    };
-    control = spawnPlaybase({
-      ...common,
-      ...(await ownStore()),
-      PORT: String(await freePort()),
+    for (let i = 0; i < 3; i++) places.push(await place());
+    ports.control = await freePort();
+    ports.a = await freePort();
+    ports.b = await freePort();
+    controlEnv = {
+      ...shared(),
+      ...places[0]!.env,
+      PORT: String(ports.control),
       PLAYBASE_ROLES: 'auth,config',
-    });
-    await waitReady(control.url, 60_000);
-    clusterEnv = {
-      ...common,
-      ...(await ownStore()),
-      PORT: String(await freePort()),
-      PLAYBASE_ROLES: 'nosql',
-      PLAYBASE_CLUSTER: 'a',
-      PLAYBASE_AUTH_URL: control.url,
     };
-    cluster = spawnPlaybase(clusterEnv);
-    await waitReady(cluster.url, 60_000);
+    control = spawnPlaybase(controlEnv);
+    clusterA = startCluster('a', places[1]!);
+    clusterB = startCluster('b', places[2]!);
+    await Promise.all([control, clusterA, clusterB].map((p) => waitReady(p.url, 60_000)));
 
-    const admin = { authorization: basic(ADMIN.username, ADMIN.password) };
-    expect(
-      (await send(`${control.url}/restv2/auth/users`, 'POST', admin, { ...OWNER, country: 'FR' }))[0],
-    ).toBe(201);
-    const [, login] = await send(`${control.url}/restv2/auth/user`, 'GET', {
-      authorization: basic(OWNER.username, OWNER.password),
+    const login = async (who: typeof OWNER) => {
+      const res = await call(`${control.url}/restv2/auth/user`, 'GET', {
+        authorization: basic(who.username, who.password),
+      });
+      expect(res.status).toBe(200);
+      return { 'x-svcaccesstoken': res.body['X-SVCAccessToken'] as string };
+    };
+    admin = await login(ADMIN);
+    for (const who of [OWNER, HELPER]) {
+      expect(
+        (await call(`${control.url}/restv2/auth/users`, 'POST', admin, { ...who, country: 'FR' })).status,
+      ).toBe(201);
+    }
+    owner = await login(OWNER);
+    gameA = (await call(`${control.url}/restv2/games`, 'POST', owner, { name: 'on a', cluster: 'a' })).body
+      .apiKey;
+    gameB = (await call(`${control.url}/restv2/games`, 'POST', owner, { name: 'on b', cluster: 'b' })).body
+      .apiKey;
+    const put = await call(`${control.url}/restv2/game/${gameA}/config`, 'PUT', owner, {
+      '~credentials': [{ name: 'server' }],
     });
-    const owner = { 'x-svcaccesstoken': login['X-SVCAccessToken'] as string };
-    const [created, game] = await send(`${control.url}/restv2/games`, 'POST', owner, {
-      name: 'topology',
-      cluster: 'a',
-    });
-    expect(created).toBe(201);
-    apiKey = game.apiKey as string;
-    const config = `${control.url}/restv2/game/${apiKey}/config`;
-    expect((await send(config, 'PUT', owner, { '~credentials': [{ name: 'server' }] }))[0]).toBe(200);
-    const [, reset] = await send(`${config}/~credentials/server/resetSecret`, 'POST', owner);
-    secret = reset.secret as string;
-    const [, issued] = await send(`${control.url}/restv2/auth/game/${apiKey}/jwt`, 'GET', owner);
-    jwt = issued['X-SVC-JWT'] as string;
+    expect(put.status).toBe(200);
+    const reset = await call(
+      `${control.url}/restv2/game/${gameA}/config/~credentials/server/resetSecret`,
+      'POST',
+      owner,
+    );
+    secretA = reset.body.secret;
   }, 180_000);
 
   afterAll(async () => {
-    await stopAll([control, cluster].filter((p) => p && p.child.exitCode === null));
-    for (const store of stores) await store.drop();
+    for (const p of [control, clusterA, clusterB]) p?.child.kill('SIGKILL');
+    await Promise.all(places.map((p) => p.drop()));
   });
 
-  it('the cluster serves the game within 1 s: runtime requests with its credential, finds with a JWT', async () => {
-    await within(1000, 'runtime', async () => {
-      const [status] = await runtime('preview', 'RegistrationRequest', {
-        userName: 'neo',
-        password: 'neo-password',
-        displayName: 'Neo',
-      });
-      return status === 200;
+  it('discovery → each game names its cluster URLs', async () => {
+    const res = await call(`${control.url}/restv2/game/${gameA}/endpoints`, 'GET', owner);
+    expect(res.body).toMatchObject({
+      liveNosql: `${url(ports.a)}/live`,
+      previewNosql: `${url(ports.a)}/preview`,
     });
-    await within(1000, 'JWT', async () => (await collections())[0] === 200);
   });
 
-  it('control process stopped, then the cluster restarted → the cluster still serves both', async () => {
-    control.child.kill('SIGTERM');
-    expect(await control.exited).toBe(0);
-    const serving = async () => {
-      expect((await collections())[0]).toBe(200);
-      const [status, body] = await runtime('preview', 'AuthenticationRequest', {
-        userName: 'neo',
-        password: 'neo-password',
-      });
-      expect([status, body['@class']]).toEqual([200, '.AuthenticationResponse']);
-    };
-    await serving();
-    cluster.child.kill('SIGTERM');
-    expect(await cluster.exited).toBe(0);
-    cluster = spawnPlaybase(clusterEnv);
-    await waitReady(cluster.url, 60_000);
-    await serving();
+  it('a game on cluster a → served there within 1 s; on cluster b → 404 naming cluster a', async () => {
+    const jwt = await jwtFor(OWNER, gameA);
+    await within(
+      'game a on cluster a',
+      WITHIN_MS * 5,
+      async () => (await find(clusterA, gameA, jwt)).status === 200,
+    );
+    // Cluster b checks the JWT first: it answers once the signing key has reached it too.
+    let elsewhere = await find(clusterB, gameA, jwt);
+    await within('cluster b knows the key', WITHIN_MS * 5, async () => {
+      elsewhere = await find(clusterB, gameA, jwt);
+      return elsewhere.status !== 401;
+    });
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body).toMatchObject({ code: 'GAME_ON_OTHER_CLUSTER' });
+    expect(elsewhere.body.message).toContain('cluster a');
   });
+
+  it('runtime credentials of game a work on cluster a (Preview), and a registered player is found there', async () => {
+    await within('credential on cluster a', WITHIN_MS, async () => {
+      const r = await rs(clusterA, 'preview', 'RegistrationRequest', {
+        userName: 'p1',
+        password: 'pw-p1',
+        displayName: 'P1',
+      });
+      return r.status === 200;
+    });
+    const found = await find(clusterA, gameA, await jwtFor(OWNER, gameA));
+    expect(found.body.map((d: Json) => d.userName)).toContain('p1');
+  });
+
+  it('a publish → Live on cluster a runs the snapshot within 1 s; cluster b never learns game a', async () => {
+    const snap = await call(`${control.url}/restv2/game/${gameA}/admin/snapshots`, 'POST', owner, {
+      description: 'v1',
+    });
+    expect(snap.status).toBe(201);
+    const published = performance.now();
+    expect(
+      (
+        await call(
+          `${control.url}/restv2/game/${gameA}/admin/snapshots/${snap.body.id}/publish`,
+          'POST',
+          owner,
+        )
+      ).status,
+    ).toBe(200);
+    await within('Live on cluster a', WITHIN_MS, async () => {
+      const r = await rs(clusterA, 'live', 'RegistrationRequest', {
+        userName: 'l1',
+        password: 'pw-l1',
+        displayName: 'L1',
+      });
+      return r.status === 200;
+    });
+    expect(performance.now() - published).toBeLessThan(WITHIN_MS * 2);
+    expect(
+      (await rs(clusterB, 'live', 'AuthenticationRequest', { userName: 'l1', password: 'pw-l1' })).status,
+    ).not.toBe(200);
+  });
+
+  it('control stopped → both clusters keep serving JWT finds and runtime requests, also after their own restart', async () => {
+    const jwtA = await jwtFor(OWNER, gameA);
+    const jwtB = await jwtFor(OWNER, gameB);
+    await within(
+      'game b on cluster b',
+      WITHIN_MS * 5,
+      async () => (await find(clusterB, gameB, jwtB)).status === 200,
+    );
+    control.child.kill('SIGTERM');
+    await control.exited;
+    expect((await find(clusterA, gameA, jwtA)).status).toBe(200);
+    expect((await find(clusterB, gameB, jwtB)).status).toBe(200);
+    expect(
+      (await rs(clusterA, 'preview', 'AuthenticationRequest', { userName: 'p1', password: 'pw-p1' })).status,
+    ).toBe(200);
+    clusterA.child.kill('SIGTERM');
+    await clusterA.exited;
+    clusterA = startCluster('a', places[1]!);
+    await waitReady(clusterA.url, 60_000);
+    expect((await find(clusterA, gameA, jwtA)).status).toBe(200);
+    expect(
+      (await rs(clusterA, 'preview', 'AuthenticationRequest', { userName: 'p1', password: 'pw-p1' })).status,
+    ).toBe(200);
+  }, 120_000);
+
+  it('control back, a collaborator removed → refused on cluster a within 1 s', async () => {
+    control = spawnPlaybase(controlEnv);
+    await waitReady(control.url, 60_000);
+    owner = {
+      'x-svcaccesstoken': (
+        await call(`${control.url}/restv2/auth/user`, 'GET', {
+          authorization: basic(OWNER.username, OWNER.password),
+        })
+      ).body['X-SVCAccessToken'],
+    };
+    const added = await call(`${control.url}/restv2/auth/game/${gameA}/collaborators`, 'POST', owner, {
+      email: HELPER.username,
+      groupNames: ['Developer'],
+    });
+    expect(added.status, JSON.stringify(added.body)).toBeLessThan(300);
+    const jwt = await jwtFor(HELPER, gameA);
+    await within(
+      'helper allowed on cluster a',
+      WITHIN_MS,
+      async () => (await find(clusterA, gameA, jwt)).status === 200,
+    );
+    const removed = await call(
+      `${control.url}/restv2/auth/game/${gameA}/collaborators/${encodeURIComponent(HELPER.username)}`,
+      'DELETE',
+      owner,
+    );
+    expect(removed.status, JSON.stringify(removed.body)).toBeLessThan(300);
+    await within(
+      'helper refused on cluster a',
+      WITHIN_MS,
+      async () => (await find(clusterA, gameA, jwt)).status === 403,
+    );
+  }, 120_000);
 });
