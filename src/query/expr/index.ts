@@ -1,0 +1,8 @@
+// The aggregation expression language: importing this module registers every operator family.
+import './ops-logic.js';
+import './ops-arith.js';
+import './ops-round.js';
+import './ops-array.js';
+import './ops-sets.js';
+
+export { type Ctx, type Expr, evalExpr, newCtx, newScope, parseExpr, parseFieldPath } from './core.js';

@@ -1,0 +1,223 @@
+// Arithmetic: $add $subtract $multiply $divide $mod $abs $ceil $floor $pow $sqrt $exp $ln $log $log10, with
+// MongoDB's type promotion (int → long on int32 overflow → double on int64 overflow; any double → double) and
+// dates in $add/$subtract. $round and $trunc are in ops-round.ts.
+import { fromExact, isNumber, LONG_MAX, LONG_MIN, positional, typeName, widthOf } from './args.js';
+import { bad, type Ctx, type Expr, evalExpr, type OpParser, type Out, register } from './core.js';
+
+type Num = number | bigint;
+
+/** Evaluates operands in order; null or missing (at the point it is met) makes the result null. */
+function numbersOrNull(op: string, exprs: Expr[], ctx: Ctx, allowDate: boolean): Array<Num | Date> | null {
+  const out: Array<Num | Date> = [];
+  for (const e of exprs) {
+    const v = evalExpr(e, ctx);
+    if (v === undefined || v === null) return null;
+    if (isNumber(v) || (allowDate && v instanceof Date)) out.push(v);
+    else throw bad(op, `only supports numeric${allowDate ? ' or date' : ''} types, not ${typeName(v)}`);
+  }
+  return out;
+}
+
+/** Sum or product of numbers in MongoDB's widening: exact while int/long, double once a double is seen. */
+function fold(
+  nums: Num[],
+  exactOp: (a: bigint, b: bigint) => bigint,
+  dblOp: (a: number, b: number) => number,
+  unit: number,
+): Num {
+  let width: 'int' | 'long' | 'double' = 'int';
+  let exact = BigInt(unit);
+  let dbl = unit;
+  for (const n of nums) {
+    const w = widthOf(n);
+    if (w === 'double' || width === 'double') {
+      if (width !== 'double') dbl = Number(exact);
+      width = 'double';
+      dbl = dblOp(dbl, Number(n));
+      continue;
+    }
+    if (w === 'long') width = 'long';
+    exact = exactOp(exact, BigInt(n));
+    if (exact < LONG_MIN || exact > LONG_MAX) {
+      // A long overflow continues in doubles, as MongoDB does.
+      width = 'double';
+      dbl = Number(exact);
+    }
+  }
+  return width === 'double' ? dbl : fromExact(exact, width);
+}
+
+const addNums = (nums: Num[]) =>
+  fold(
+    nums,
+    (a, b) => a + b,
+    (a, b) => a + b,
+    0,
+  );
+
+/** A double added to a date is rounded to whole milliseconds (half away from zero, as llround). */
+function toMillis(n: Num): number {
+  if (typeof n === 'bigint') return Number(n);
+  return n < 0 ? -Math.round(-n) : Math.round(n);
+}
+
+function dateResult(op: string, ms: number): Date {
+  const d = new Date(ms);
+  if (Number.isNaN(d.getTime())) throw bad(op, 'the resulting date is out of range');
+  return d;
+}
+
+/** Unary numeric operators: null/missing → null, non-numbers refused. */
+const unary =
+  (fn: (n: Num, op: string) => Out): OpParser =>
+  (arg, scope, op) => {
+    const [a] = positional(arg, scope, op, 1, 1) as [Expr];
+    return (ctx) => {
+      const nums = numbersOrNull(op, [a], ctx, false);
+      return nums === null ? null : fn(nums[0] as Num, op);
+    };
+  };
+
+const dbl = (fn: (x: number, op: string) => number) => unary((n, op) => fn(Number(n), op));
+
+register({
+  $add: (arg, scope, op) => {
+    const items = positional(arg, scope, op, 0, Infinity);
+    return (ctx) => {
+      const vals = numbersOrNull(op, items, ctx, true);
+      if (vals === null) return null;
+      const dates = vals.filter((v): v is Date => v instanceof Date);
+      if (dates.length > 1) throw bad(op, 'only one date allowed');
+      const nums = vals.filter((v): v is Num => !(v instanceof Date));
+      if (dates.length === 0) return addNums(nums);
+      return dateResult(op, dates[0]!.getTime() + nums.reduce<number>((s, n) => s + toMillis(n), 0));
+    };
+  },
+  $subtract: (arg, scope, op) => {
+    const items = positional(arg, scope, op, 2, 2);
+    return (ctx) => {
+      const vals = numbersOrNull(op, items, ctx, true);
+      if (vals === null) return null;
+      const [a, b] = vals as [Num | Date, Num | Date];
+      if (a instanceof Date) {
+        if (b instanceof Date) return BigInt(a.getTime() - b.getTime());
+        return dateResult(op, a.getTime() - toMillis(b));
+      }
+      if (b instanceof Date) throw bad(op, `cannot subtract a date from a ${typeName(a)}`);
+      return subtract(a, b);
+    };
+  },
+  $multiply: (arg, scope, op) => {
+    const items = positional(arg, scope, op, 0, Infinity);
+    return (ctx) => {
+      const vals = numbersOrNull(op, items, ctx, false);
+      return vals === null
+        ? null
+        : fold(
+            vals as Num[],
+            (a, b) => a * b,
+            (a, b) => a * b,
+            1,
+          );
+    };
+  },
+  $divide: (arg, scope, op) => {
+    const items = positional(arg, scope, op, 2, 2);
+    return (ctx) => {
+      const vals = numbersOrNull(op, items, ctx, false);
+      if (vals === null) return null;
+      const [a, b] = vals as [Num, Num];
+      if (Number(b) === 0) throw bad(op, "can't $divide by zero");
+      return Number(a) / Number(b);
+    };
+  },
+  $mod: (arg, scope, op) => {
+    const items = positional(arg, scope, op, 2, 2);
+    return (ctx) => {
+      const vals = numbersOrNull(op, items, ctx, false);
+      if (vals === null) return null;
+      const [a, b] = vals as [Num, Num];
+      const wa = widthOf(a);
+      const wb = widthOf(b);
+      if (wa === 'double' || wb === 'double') {
+        if (Number(b) === 0) throw bad(op, "can't $mod by zero");
+        return Number(a) % Number(b);
+      }
+      if (BigInt(b) === 0n) throw bad(op, "can't $mod by zero");
+      return fromExact(BigInt(a) % BigInt(b), wa === 'long' || wb === 'long' ? 'long' : 'int');
+    };
+  },
+  $abs: unary((n, op) => {
+    if (typeof n === 'bigint') {
+      if (n === LONG_MIN) throw bad(op, "can't take $abs of the smallest long");
+      return n < 0n ? -n : n;
+    }
+    return widthOf(n) === 'int' ? fromExact(BigInt(Math.abs(n)), 'int') : Math.abs(n);
+  }),
+  $ceil: unary((n) => (typeof n === 'bigint' ? n : Math.ceil(n) || 0)),
+  $floor: unary((n) => (typeof n === 'bigint' ? n : Math.floor(n))),
+  $sqrt: dbl((x, op) => {
+    if (x < 0) throw bad(op, "$sqrt's argument must be greater than or equal to 0");
+    return Math.sqrt(x);
+  }),
+  $exp: dbl((x) => Math.exp(x)),
+  $ln: dbl((x, op) => {
+    if (!(x > 0) && !Number.isNaN(x)) throw bad(op, "$ln's argument must be a positive number");
+    return Math.log(x);
+  }),
+  $log10: dbl((x, op) => {
+    if (!(x > 0) && !Number.isNaN(x)) throw bad(op, "$log10's argument must be a positive number");
+    return Math.log10(x);
+  }),
+  $log: (arg, scope, op) => {
+    const items = positional(arg, scope, op, 2, 2);
+    return (ctx) => {
+      const vals = numbersOrNull(op, items, ctx, false);
+      if (vals === null) return null;
+      const [x, b] = (vals as Num[]).map(Number) as [number, number];
+      if (Number.isNaN(x) || Number.isNaN(b)) return Number.NaN;
+      if (!(x > 0)) throw bad(op, "$log's argument must be a positive number");
+      if (!(b > 0) || b === 1) throw bad(op, "$log's base must be a positive number not equal to 1");
+      return Math.log(x) / Math.log(b);
+    };
+  },
+  $pow: (arg, scope, op) => {
+    const items = positional(arg, scope, op, 2, 2);
+    return (ctx) => {
+      const vals = numbersOrNull(op, items, ctx, false);
+      return vals === null ? null : pow(op, vals[0] as Num, vals[1] as Num);
+    };
+  },
+});
+
+/** a - b with the same widening as $add. */
+function subtract(a: Num, b: Num): Num {
+  const wa = widthOf(a);
+  const wb = widthOf(b);
+  if (wa === 'double' || wb === 'double') return Number(a) - Number(b);
+  const exact = BigInt(a) - BigInt(b);
+  if (exact < LONG_MIN || exact > LONG_MAX) return Number(a) - Number(b);
+  return fromExact(exact, wa === 'long' || wb === 'long' ? 'long' : 'int');
+}
+
+/** Integer powers exactly (int → long → double on overflow); anything with a double in doubles. */
+function pow(op: string, base: Num, exp: Num): Num {
+  if (Number(base) === 0 && Number(exp) < 0)
+    throw bad(op, '$pow cannot take a base of 0 and a negative exponent');
+  const wb = widthOf(base);
+  const we = widthOf(exp);
+  if (wb === 'double' || we === 'double') return Number(base) ** Number(exp);
+  const b = BigInt(base);
+  const e = BigInt(exp);
+  const width = wb === 'long' || we === 'long' ? 'long' : 'int';
+  if (e < 0n) {
+    if (b === 1n) return fromExact(1n, width);
+    if (b === -1n) return fromExact(e % 2n === 0n ? 1n : -1n, width);
+    return Number(base) ** Number(exp);
+  }
+  // |b| ≥ 2 overflows int64 by e = 64, so the exact power is computed only below that.
+  if ((b > 1n || b < -1n) && e >= 64n) return Number(base) ** Number(exp);
+  const exact = b ** e;
+  if (exact < LONG_MIN || exact > LONG_MAX) return Number(base) ** Number(exp);
+  return fromExact(exact, width);
+}
