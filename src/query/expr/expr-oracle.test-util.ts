@@ -82,12 +82,15 @@ export function checkDifferential(
         return;
       }
       const known = pathDeviation(expr, doc) ?? opts.deviation?.(expr, doc, ours, theirs);
+      if (process.env.EXPR_AGREE && known)
+        console.log(known, show(expr), show(toMingo(doc)), show(ours), show(theirs));
       if (known === undefined) {
         expect.fail(`expr ${show(expr)} doc ${show(toMingo(doc))}: ours ${show(ours)} mingo ${show(theirs)}`);
       }
     }),
     { numRuns: opts.runs ?? 500 },
   );
+  if (process.env.EXPR_AGREE) console.log('agreement', agree / total);
   expect(agree / total).toBeGreaterThanOrEqual(opts.minAgree ?? 0.5);
 }
 

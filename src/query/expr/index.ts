@@ -4,5 +4,7 @@ import './ops-arith.js';
 import './ops-round.js';
 import './ops-array.js';
 import './ops-sets.js';
+import './ops-string.js';
+import './ops-regex.js';
 
 export { type Ctx, type Expr, evalExpr, newCtx, newScope, parseExpr, parseFieldPath } from './core.js';
