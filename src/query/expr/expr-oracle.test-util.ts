@@ -31,10 +31,21 @@ export function runMingo(expr: Value, doc: Doc): Outcome {
       } as never,
     );
     const out = agg.run([toMingo(doc) as Record<string, unknown>]) as Array<Record<string, unknown>>;
-    return { ok: true, value: out[0]?.r };
+    return { ok: true, value: dropUndefined(out[0]?.r) };
   } catch (e) {
     return { ok: false, why: `${(e as Error).name}: ${(e as Error).message}` };
   }
+}
+
+/** mingo keeps fields whose value is missing as undefined properties: the same as absent. */
+function dropUndefined(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(dropUndefined);
+  if (v === null || typeof v !== 'object' || v instanceof Date || v instanceof Uint8Array) return v;
+  return Object.fromEntries(
+    Object.entries(v as Record<string, unknown>)
+      .filter(([, x]) => x !== undefined)
+      .map(([k, x]) => [k, dropUndefined(x)]),
+  );
 }
 
 export function sameOutcome(a: Outcome, b: Outcome, unordered = false): boolean {

@@ -6,5 +6,9 @@ import './ops-array.js';
 import './ops-sets.js';
 import './ops-string.js';
 import './ops-regex.js';
+import './ops-type.js';
+import './ops-object.js';
+import './ops-date.js';
+import './ops-date-math.js';
 
 export { type Ctx, type Expr, evalExpr, newCtx, newScope, parseExpr, parseFieldPath } from './core.js';
