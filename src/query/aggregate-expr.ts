@@ -16,8 +16,13 @@ export function parseExpression(v: Value, where: string): Expr {
  * $$NOW: one instant for the whole pipeline, given by its caller (the evaluator never reads the clock).
  * This is also the entry point for $match's $expr: evaluate and test with MongoDB's truthiness (expr/args.ts).
  */
-export function evaluate(expr: Expr, root: Doc, now: Date = EPOCH): Value | undefined {
+export function evaluate(expr: Expr, root: Doc, now: Date): Value | undefined {
+  // Field paths and constants (most $group keys and accumulator arguments) bind nothing and spend nothing.
+  if (expr.kind === 'path' || expr.kind === 'const')
+    return evalExpr(expr, { root, vars: NO_VARS, now, budget: UNUSED });
   return evalExpr(expr, newCtx(root, now));
 }
 
-const EPOCH = new Date(0);
+/** Never written: a path or constant binds no variable. */
+const NO_VARS = new Map<string, Value | undefined>();
+const UNUSED = { left: Number.POSITIVE_INFINITY };

@@ -45,7 +45,7 @@ export function register(ops: Record<string, OpParser>): void {
 /** Expressions nest at most this deep (parse and evaluation recurse over the tree). */
 export const MAX_EXPR_DEPTH = 100;
 /** Work units one evaluation may spend: array elements and string characters it builds or walks. */
-export const MAX_EXPR_WORK = 20_000_000;
+export const MAX_EXPR_WORK = 10_000_000;
 /** Longest string an expression may build (MongoDB's 16 MB document limit). */
 export const MAX_EXPR_STRING = 16 * 1024 * 1024;
 
@@ -59,6 +59,27 @@ export function bad(op: string, why: string): Error {
 export function spend(ctx: Ctx, n: number): void {
   ctx.budget.left -= n;
   if (ctx.budget.left < 0) throw queryErrors.tooLarge('work of one expression evaluation', MAX_EXPR_WORK);
+}
+
+/** Deepest value an expression may build ($reduce can nest its value once per element). */
+export const MAX_VALUE_DEPTH = 200;
+const depths = new WeakMap<object, number>();
+
+/**
+ * Nesting depth of a value, memoized per array or document: a $reduce step that wraps the previous value costs
+ * O(1), not a walk of everything below. Past MAX_VALUE_DEPTH: 400 (deeper values would overflow the stack of
+ * the comparisons and copies that recurse over them).
+ */
+export function checkDepth(v: Out): number {
+  if (v === null || typeof v !== 'object' || v instanceof Date || !(Array.isArray(v) || isDoc(v))) return 0;
+  const known = depths.get(v);
+  if (known !== undefined) return known;
+  let max = 0;
+  for (const item of Array.isArray(v) ? v : Object.values(v)) max = Math.max(max, checkDepth(item));
+  if (max + 1 > MAX_VALUE_DEPTH)
+    throw queryErrors.tooLarge('nesting of a value built by an expression', MAX_VALUE_DEPTH);
+  depths.set(v, max + 1);
+  return max + 1;
 }
 
 export function newScope(where: string): Scope {

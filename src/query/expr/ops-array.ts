@@ -6,6 +6,7 @@ import {
   bad,
   bind,
   type Ctx,
+  checkDepth,
   checkVarName,
   type Expr,
   evalExpr,
@@ -109,8 +110,10 @@ register({
       if (items === null) return null;
       spend(ctx, items.length);
       let acc = evalExpr(init, ctx);
-      for (const item of items)
+      for (const item of items) {
         acc = bind(ctx, 'this', item, () => bind(ctx, 'value', acc, () => evalExpr(body, ctx)));
+        checkDepth(acc);
+      }
       return acc;
     };
   },

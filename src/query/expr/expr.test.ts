@@ -1,0 +1,352 @@
+// Unit tests of the expression language: MongoDB's exact answers where mingo differs or cannot tell (longs,
+// overflow, decimal rounding, missing vs null), bad operands → 400 naming the operator, hostile sizes bounded.
+import { ObjectId } from 'bson';
+import { describe, expect, it } from 'vitest';
+import { isPlaybaseError } from '../../errors.js';
+import { parsePipeline, runPipelineSync } from '../aggregate.js';
+import { evaluate, parseExpression } from '../aggregate-expr.js';
+import { type Doc, fromWire, type Value } from '../values.js';
+
+const NOW = new Date(Date.UTC(2024, 4, 6, 7, 8, 9, 10));
+const DOC: Doc = {
+  _id: 1,
+  a: 5,
+  s: 'héllo',
+  arr: [1, 2, 3],
+  n: null,
+  d: new Date(Date.UTC(2021, 0, 31, 12)),
+};
+
+/** Evaluates an expression given as extended JSON over DOC (or another document). */
+function ev(expr: unknown, doc: Doc = DOC): Value | undefined {
+  return evaluate(parseExpression(fromWire(expr, { allowDollarKeys: true }), '$project'), doc, NOW);
+}
+
+function codeOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    if (isPlaybaseError(e)) return `${e.status} ${e.code} ${e.message}`;
+    throw e;
+  }
+  return 'no error';
+}
+
+describe('expression semantics (MongoDB)', () => {
+  it('variables: $$ROOT, $$CURRENT, $$REMOVE, $$NOW from the context, $let', () => {
+    expect(ev('$$ROOT.a')).toBe(5);
+    expect(ev('$$CURRENT.arr')).toEqual([1, 2, 3]);
+    expect(ev('$$REMOVE')).toBeUndefined();
+    expect(ev('$$NOW')).toEqual(NOW);
+    expect(ev({ $let: { vars: { x: '$a', y: 2 }, in: { $multiply: ['$$x', '$$y'] } } })).toBe(10);
+    expect(
+      ev({ $let: { vars: { x: 1 }, in: { $let: { vars: { x: 2, y: '$$x' }, in: ['$$x', '$$y'] } } } }),
+    ).toEqual([2, 1]);
+  });
+
+  it('$$NOW is the pipeline instant: the same in every document and stage', () => {
+    const now = new Date(Date.UTC(2030, 0, 1));
+    const out = runPipelineSync(
+      parsePipeline([{ $project: { t: '$$NOW' } }, { $group: { _id: '$t', n: { $sum: 1 } } }]),
+      [{ _id: 1 }, { _id: 2 }],
+      { now },
+    );
+    expect(out).toEqual([{ _id: now, n: 2 }]);
+  });
+
+  it('comparison: missing sorts below null, BSON order across types, exact across int/long/double', () => {
+    expect(ev({ $eq: ['$nope', null] })).toBe(false);
+    expect(ev({ $lt: ['$nope', null] })).toBe(true);
+    expect(ev({ $eq: ['$n', null] })).toBe(true);
+    expect(ev({ $gt: [true, 100] })).toBe(true);
+    expect(ev({ $eq: [{ $numberLong: '9007199254740993' }, 9007199254740992] })).toBe(false);
+    expect(ev({ $cmp: [[1, 2], [1]] })).toBe(1);
+  });
+
+  it('truthiness: "" and NaN are true; 0, null, missing false', () => {
+    expect(ev({ $and: ['', { $numberDouble: 'NaN' }, [], {}] })).toBe(true);
+    expect(ev({ $or: [0, null, '$nope', false, { $numberLong: '0' }] })).toBe(false);
+  });
+
+  it('int overflow → long, long overflow → double, doubles stay doubles', () => {
+    expect(ev({ $add: [2147483647, 1] })).toBe(2147483648n);
+    expect(ev({ $multiply: [65536, 65536] })).toBe(4294967296n);
+    expect(ev({ $add: [{ $numberLong: '9223372036854775807' }, 1] })).toBe(2 ** 63);
+    expect(ev({ $subtract: [{ $numberLong: '5' }, 2] })).toBe(3n);
+    expect(ev({ $add: [0.5, 0.25] })).toBe(0.75);
+    expect(ev({ $abs: -2147483648 })).toBe(2147483648n);
+    expect(ev({ $pow: [2, 62] })).toBe(4611686018427387904n);
+    expect(ev({ $pow: [2, 64] })).toBe(2 ** 64);
+    expect(ev({ $mod: [-7, 2] })).toBe(-1);
+    expect(ev({ $divide: [1, 4] })).toBe(0.25);
+  });
+
+  it('dates in $add and $subtract', () => {
+    expect(ev({ $add: ['$d', 1000] })).toEqual(new Date(Date.UTC(2021, 0, 31, 12, 0, 1)));
+    expect(ev({ $subtract: ['$d', { $add: ['$d', 60000] }] })).toBe(-60000n);
+    expect(ev({ $subtract: ['$d', 1.5] })).toEqual(new Date(DOC.d instanceof Date ? DOC.d.getTime() - 2 : 0));
+  });
+
+  it('$round half to even in decimal, $trunc toward zero, negative places', () => {
+    expect(ev({ $round: [2.5] })).toBe(2);
+    expect(ev({ $round: [3.5] })).toBe(4);
+    expect(ev({ $round: [1.005, 2] })).toBe(1);
+    expect(ev({ $round: [2.675, 2] })).toBe(2.67);
+    expect(ev({ $round: [1234, -2] })).toBe(1200);
+    expect(ev({ $round: [1250, -2] })).toBe(1200);
+    expect(ev({ $trunc: [-2.7] })).toBe(-2);
+    expect(ev({ $trunc: [1.23456, 3] })).toBe(1.234);
+  });
+
+  it('strings: code points, UTF-8 bytes, ASCII-only case mapping, null → ""', () => {
+    expect(ev({ $strLenCP: '$s' })).toBe(5);
+    expect(ev({ $strLenBytes: '$s' })).toBe(6);
+    expect(ev({ $substrCP: ['$s', 1, 2] })).toBe('él');
+    expect(ev({ $substrBytes: ['$s', 1, 2] })).toBe('é');
+    expect(ev({ $toUpper: '$s' })).toBe('HéLLO');
+    expect(ev({ $toLower: '$nope' })).toBe('');
+    expect(ev({ $indexOfCP: ['$s', 'l'] })).toBe(2);
+    expect(ev({ $split: ['a,b,,c', ','] })).toEqual(['a', 'b', '', 'c']);
+    expect(ev({ $trim: { input: '\u2000 x\t\n' } })).toBe('x');
+    expect(ev({ $replaceAll: { input: 'a.b.c', find: '.', replacement: '-' } })).toBe('a-b-c');
+    expect(ev({ $regexMatch: { input: '$s', regex: '^H', options: 'i' } })).toBe(true);
+    expect(ev({ $concat: ['a', '$nope'] })).toBeNull();
+  });
+
+  it('arrays and sets', () => {
+    expect(ev({ $filter: { input: '$arr', cond: { $gte: ['$$this', 2] }, limit: 1 } })).toEqual([2]);
+    expect(ev({ $map: { input: '$arr', as: 'x', in: { $multiply: ['$$x', 10] } } })).toEqual([10, 20, 30]);
+    expect(ev({ $reduce: { input: '$arr', initialValue: 0, in: { $add: ['$$value', '$$this'] } } })).toBe(6);
+    expect(ev({ $arrayElemAt: ['$arr', -1] })).toBe(3);
+    expect(ev({ $arrayElemAt: ['$arr', 9] })).toBeUndefined();
+    expect(ev({ $slice: ['$arr', -2, 1] })).toEqual([2]);
+    expect(ev({ $range: [10, 0, -4] })).toEqual([10, 6, 2]);
+    expect(ev({ $zip: { inputs: ['$arr', ['a']], useLongestLength: true, defaults: [0, 'z'] } })).toEqual([
+      [1, 'a'],
+      [2, 'z'],
+      [3, 'z'],
+    ]);
+    expect(
+      ev({
+        $setIntersection: [
+          [1, { $numberLong: '2' }, 3],
+          [2.0, 3, 3],
+        ],
+      }),
+    ).toEqual([2n, 3]);
+    expect(ev({ $in: [{ $numberLong: '2' }, '$arr'] })).toBe(true);
+  });
+
+  it('types and conversions', () => {
+    expect(ev({ $type: { $numberLong: '1' } })).toBe('long');
+    expect(ev({ $type: '$nope' })).toBe('missing');
+    expect(ev({ $toInt: '-12' })).toBe(-12);
+    expect(ev({ $toLong: 2.9 })).toBe(2n);
+    expect(ev({ $toBool: 'false' })).toBe(true);
+    expect(ev({ $toString: '$d' })).toBe('2021-01-31T12:00:00.000Z');
+    expect(ev({ $toObjectId: '65a000000000000000000002' })).toEqual(
+      ObjectId.createFromHexString('65a000000000000000000002'),
+    );
+    expect(ev({ $convert: { input: 'x', to: 'int', onError: 'bad' } })).toBe('bad');
+    expect(ev({ $convert: { input: '$nope', to: 'int', onNull: 'none' } })).toBe('none');
+    expect(ev({ $toDate: '2020-01-02T03:04:05.678+01:00' })).toEqual(
+      new Date(Date.UTC(2020, 0, 2, 2, 4, 5, 678)),
+    );
+  });
+
+  it('objects', () => {
+    expect(ev({ $mergeObjects: [{ a: 1, b: 1 }, null, { b: 2 }] })).toEqual({ a: 1, b: 2 });
+    expect(
+      ev({
+        $arrayToObject: [
+          [
+            ['k', 1],
+            ['k', 2],
+            ['j', 3],
+          ],
+        ],
+      }),
+    ).toEqual({ k: 2, j: 3 });
+    expect(ev({ $setField: { field: 'a', input: '$$ROOT', value: '$$REMOVE' } })).not.toHaveProperty('a');
+    expect(ev({ $getField: { field: 'a.b', input: { $literal: { 'a.b': 7 } } } })).toBe(7);
+  });
+
+  it('dates: parts, weeks, formats, calendar arithmetic', () => {
+    expect(ev({ $dayOfWeek: '$d' })).toBe(1);
+    expect(ev({ $week: '$d' })).toBe(5);
+    expect(ev({ $isoWeek: '$d' })).toBe(4);
+    expect(ev({ $hour: { date: '$d', timezone: '+05:30' } })).toBe(17);
+    expect(ev({ $dateToString: { date: '$d', format: '%Y/%m/%d %H:%M %j %z', timezone: '-02:00' } })).toBe(
+      '2021/01/31 10:00 031 -0200',
+    );
+    expect(ev({ $dateAdd: { startDate: '$d', unit: 'month', amount: 1 } })).toEqual(
+      new Date(Date.UTC(2021, 1, 28, 12)),
+    );
+    expect(
+      ev({
+        $dateDiff: {
+          startDate: '$d',
+          endDate: { $dateAdd: { startDate: '$d', unit: 'day', amount: 1 } },
+          unit: 'month',
+        },
+      }),
+    ).toBe(1n);
+    expect(ev({ $dateTrunc: { date: '$d', unit: 'week', startOfWeek: 'monday' } })).toEqual(
+      new Date(Date.UTC(2021, 0, 25)),
+    );
+    expect(ev({ $dateFromParts: { year: 2020, month: 14, day: 1 } })).toEqual(new Date(Date.UTC(2021, 1, 1)));
+    expect(ev({ $dateFromParts: { isoWeekYear: 2021, isoWeek: 1, isoDayOfWeek: 1 } })).toEqual(
+      new Date(Date.UTC(2021, 0, 4)),
+    );
+    expect(ev({ $dateToParts: { date: '$d', iso8601: true } })).toEqual({
+      isoWeekYear: 2021,
+      isoWeek: 4,
+      isoDayOfWeek: 7,
+      hour: 12,
+      minute: 0,
+      second: 0,
+      millisecond: 0,
+    });
+    expect(ev({ $dateFromString: { dateString: '05/06/2021', format: '%d/%m/%Y' } })).toEqual(
+      new Date(Date.UTC(2021, 5, 5)),
+    );
+  });
+});
+
+describe('bad operands → 400 naming the operator, never a 500', () => {
+  const cases: Array<[unknown, string]> = [
+    [{ $add: ['$s', 1] }, '$add'],
+    [{ $add: ['$d', '$d'] }, '$add'],
+    [{ $subtract: [1] }, '$subtract'],
+    [{ $divide: [1, 0] }, '$divide'],
+    [{ $mod: [1, 0] }, '$mod'],
+    [{ $sqrt: -1 }, '$sqrt'],
+    [{ $ln: 0 }, '$ln'],
+    [{ $log: [8, 1] }, '$log'],
+    [{ $pow: [0, -1] }, '$pow'],
+    [{ $round: [1.5, 200] }, '$round'],
+    [{ $abs: { $numberLong: '-9223372036854775808' } }, '$abs'],
+    [{ $cond: [true, 1] }, '$cond'],
+    [{ $ifNull: 1 }, '$ifNull'],
+    [
+      {
+        $switch: {
+          branches: [
+            Object.fromEntries([
+              ['case', false],
+              ['then', 1],
+            ]),
+          ],
+        },
+      },
+      '$switch',
+    ],
+    [{ $let: { vars: { X: 1 }, in: 1 } }, '$let'],
+    [{ $size: '$nope' }, '$size'],
+    [{ $arrayElemAt: ['$arr', 1.5] }, '$arrayElemAt'],
+    [{ $first: 'x' }, '$first'],
+    [{ $filter: { input: '$arr' } }, '$filter'],
+    [{ $map: { input: 5, in: 1 } }, '$map'],
+    [{ $in: [1, 'x'] }, '$in'],
+    [{ $slice: ['$arr', 0, 0] }, '$slice'],
+    [{ $range: [0, 10, 0] }, '$range'],
+    [{ $zip: { inputs: ['$arr'], defaults: [1] } }, '$zip'],
+    [{ $allElementsTrue: '$nope' }, '$allElementsTrue'],
+    [{ $setDifference: [[1]] }, '$setDifference'],
+    [{ $concat: ['a', 1] }, '$concat'],
+    [{ $strLenCP: null }, '$strLenCP'],
+    [{ $substrBytes: ['$s', 2, 1] }, '$substrBytes'],
+    [{ $split: ['a', ''] }, '$split'],
+    [{ $trim: { input: 5 } }, '$trim'],
+    [{ $regexMatch: { input: 'a', regex: '(?<=a)b' } }, '$regexMatch'],
+    [{ $regexFind: { input: 'a', regex: 'a' } }, '$regexFind'],
+    [{ $toInt: 'x' }, '$toInt'],
+    [{ $toDate: true }, '$toDate'],
+    [{ $toDecimal: 1 }, '$toDecimal'],
+    [{ $convert: { input: 1, to: 'decimal' } }, '$convert'],
+    [{ $convert: { input: 1, to: 'nope' } }, '$convert'],
+    [{ $mergeObjects: [1] }, '$mergeObjects'],
+    [{ $arrayToObject: [[['a']]] }, '$arrayToObject'],
+    [{ $getField: { field: '$a' + 'x', input: 5 } }, '$getField'],
+    [{ $setField: { field: { $concat: ['a'] }, input: {}, value: 1 } }, '$setField'],
+    [{ $year: 'x' }, '$year'],
+    [{ $hour: { date: '$d', timezone: 'Europe/Paris' } }, '$hour'],
+    [{ $dateToString: { date: '$d', format: '%Q' } }, '$dateToString'],
+    [{ $dateFromString: { dateString: 'nope' } }, '$dateFromString'],
+    [{ $dateAdd: { startDate: '$d', unit: 'fortnight', amount: 1 } }, '$dateAdd'],
+    [{ $dateFromParts: { year: 0 } }, '$dateFromParts'],
+    [{ $dateTrunc: { date: '$d', unit: 'day', binSize: 0 } }, '$dateTrunc'],
+  ];
+  it.each(cases)('%j → 400 naming %s', (expr, op) => {
+    const out = codeOf(() => ev(expr));
+    expect(out).toMatch(/^400 /);
+    expect(out).toContain(op);
+  });
+
+  it('an unknown operator or variable → 400 QUERY_UNKNOWN_EXPRESSION_OPERATOR naming it', () => {
+    expect(codeOf(() => ev({ $sin: 1 }))).toContain(
+      'QUERY_UNKNOWN_EXPRESSION_OPERATOR Unsupported expression operator $sin',
+    );
+    expect(codeOf(() => ev('$$x'))).toContain('$$x');
+    expect(codeOf(() => ev({ $map: { input: [], as: 'x', in: '$$y' } }))).toContain('$$y');
+  });
+});
+
+describe('hostile sizes stay bounded', () => {
+  it('$range past 1,000,000 elements → 400', () => {
+    expect(codeOf(() => ev({ $range: [0, 2_000_000_000] }))).toMatch(/^400 QUERY_BAD_EXPRESSION/);
+  });
+  it('a $reduce that doubles a string or an array → 400, quickly', () => {
+    const t = Date.now();
+    const strings = {
+      $reduce: { input: { $range: [0, 64] }, initialValue: 'ab', in: { $concat: ['$$value', '$$value'] } },
+    };
+    expect(codeOf(() => ev(strings))).toMatch(/^400 /);
+    const arrays = {
+      $reduce: {
+        input: { $range: [0, 64] },
+        initialValue: [1],
+        in: { $concatArrays: ['$$value', '$$value'] },
+      },
+    };
+    expect(codeOf(() => ev(arrays))).toMatch(/^400 QUERY_TOO_LARGE/);
+    expect(Date.now() - t).toBeLessThan(5000);
+  });
+  it('a quadratic $reduce over 100,000 elements → 400 QUERY_TOO_LARGE, not minutes', () => {
+    const quadratic = {
+      $reduce: {
+        input: { $range: [0, 100_000] },
+        initialValue: [],
+        in: { $concatArrays: ['$$value', ['$$this']] },
+      },
+    };
+    expect(codeOf(() => ev(quadratic))).toMatch(/^400 QUERY_TOO_LARGE/);
+  });
+  it('a $reduce that nests its value a million deep → 400, not a stack overflow', () => {
+    const deep = { $reduce: { input: { $range: [0, 1_000_000] }, initialValue: [], in: ['$$value'] } };
+    expect(codeOf(() => ev(deep))).toMatch(/^400 QUERY_TOO_LARGE/);
+  });
+  it('expressions nested past 100 levels → 400 QUERY_TOO_LARGE', () => {
+    let e: unknown = 1;
+    for (let i = 0; i < 150; i++) e = { $abs: e };
+    expect(codeOf(() => ev(e))).toMatch(/^400 QUERY_TOO_LARGE/);
+  });
+});
+
+describe('wiring into the pipeline', () => {
+  it('$project computed fields and $group keys and accumulator arguments take any expression', () => {
+    const docs = [
+      { _id: 1, a: 2, b: 3 },
+      { _id: 2, a: 5, b: 1 },
+      { _id: 3, a: 4, b: 4 },
+    ];
+    const stages = parsePipeline([
+      { $project: { sum: { $add: ['$a', '$b'] }, big: { $gt: ['$a', 3] } } },
+      { $group: { _id: { $cond: ['$big', 'big', 'small'] }, total: { $sum: { $multiply: ['$sum', 10] } } } },
+    ]);
+    expect(runPipelineSync(stages, docs)).toEqual([
+      { _id: 'small', total: 50 },
+      { _id: 'big', total: 140 },
+    ]);
+  });
+});
