@@ -84,6 +84,7 @@ describe('expression semantics (MongoDB)', () => {
   it('dates in $add and $subtract', () => {
     expect(ev({ $add: ['$d', 1000] })).toEqual(new Date(Date.UTC(2021, 0, 31, 12, 0, 1)));
     expect(ev({ $subtract: ['$d', { $add: ['$d', 60000] }] })).toBe(-60000n);
+    expect(ev({ $add: [{ $date: '1970-01-01T00:00:00Z' }, 2.5] })).toEqual(new Date(3));
     expect(ev({ $subtract: ['$d', 1.5] })).toEqual(new Date(DOC.d instanceof Date ? DOC.d.getTime() - 2 : 0));
   });
 
@@ -111,6 +112,7 @@ describe('expression semantics (MongoDB)', () => {
     expect(ev({ $replaceAll: { input: 'a.b.c', find: '.', replacement: '-' } })).toBe('a-b-c');
     expect(ev({ $regexMatch: { input: '$s', regex: '^H', options: 'i' } })).toBe(true);
     expect(ev({ $concat: ['a', '$nope'] })).toBeNull();
+    expect(ev({ $replaceAll: { input: 'a\u{1f600}', find: '', replacement: '-' } })).toBe('-a-\u{1f600}-');
   });
 
   it('arrays and sets', () => {

@@ -6,11 +6,16 @@ import { bad, type Ctx, type Expr, evalExpr, type OpParser, type Out, register }
 
 type Num = number | bigint;
 
-/** Evaluates operands in order; null or missing (at the point it is met) makes the result null. */
+/**
+ * Evaluates operands in order; null or missing makes the result null. $add and $multiply check each operand as
+ * they meet it (a type error before a null fails); the fixed-arity operators return null if any operand is
+ * null before checking types, as MongoDB's do.
+ */
 function numbersOrNull(op: string, exprs: Expr[], ctx: Ctx, allowDate: boolean): Array<Num | Date> | null {
   const out: Array<Num | Date> = [];
-  for (const e of exprs) {
-    const v = evalExpr(e, ctx);
+  const values = exprs.map((e) => evalExpr(e, ctx));
+  if (op !== '$add' && op !== '$multiply' && values.some((v) => v === undefined || v === null)) return null;
+  for (const v of values) {
     if (v === undefined || v === null) return null;
     if (isNumber(v) || (allowDate && v instanceof Date)) out.push(v);
     else throw bad(op, `only supports numeric${allowDate ? ' or date' : ''} types, not ${typeName(v)}`);

@@ -15,10 +15,11 @@ import {
 } from './core.js';
 import { coerceToString } from './to-string.js';
 
+const tooLong = (op: string) => bad(op, `the resulting string would exceed ${MAX_EXPR_STRING} characters`);
+
 /** A string result, refused past MAX_EXPR_STRING. */
 export function capped(op: string, ctx: Ctx, s: string): string {
-  if (s.length > MAX_EXPR_STRING)
-    throw bad(op, `the resulting string would exceed ${MAX_EXPR_STRING} characters`);
+  if (s.length > MAX_EXPR_STRING) throw tooLong(op);
   spend(ctx, s.length);
   return s;
 }
@@ -75,9 +76,10 @@ function replaceOp(all: boolean): OpParser {
       const [s, find, repl] = strs as [string, string, string];
       spend(ctx, s.length);
       if (!all) return capped(op, ctx, s.includes(find) ? s.replace(find, () => repl) : s);
-      // Bounded before it is built: one replacement per occurrence (per code unit for an empty find).
+      // Bounded before it is built: one replacement per occurrence (per code point boundary for an empty find).
       const count = find === '' ? s.length + 1 : s.split(find).length - 1;
-      if (s.length + count * repl.length > MAX_EXPR_STRING) capped(op, ctx, ' '.repeat(MAX_EXPR_STRING + 1));
+      if (s.length + count * repl.length > MAX_EXPR_STRING) throw tooLong(op);
+      if (find === '') return capped(op, ctx, `${repl}${codePoints(s).join(repl)}${s === '' ? '' : repl}`);
       return capped(
         op,
         ctx,
@@ -104,7 +106,7 @@ register({
         const s = strOrNull(op, evalExpr(e, ctx), 'each argument');
         if (s === null) return null;
         length += s.length;
-        if (length > MAX_EXPR_STRING) capped(op, ctx, ' '.repeat(MAX_EXPR_STRING + 1));
+        if (length > MAX_EXPR_STRING) throw tooLong(op);
         parts.push(s);
       }
       return capped(op, ctx, parts.join(''));
