@@ -196,6 +196,19 @@ describe('expression semantics (MongoDB)', () => {
     expect(ev({ $dateTrunc: { date: '$d', unit: 'week', startOfWeek: 'monday' } })).toEqual(
       new Date(Date.UTC(2021, 0, 25)),
     );
+    // MongoDB's jstests/aggregation/expressions/date_trunc.js (New York is -05:00 in January).
+    const trunc = {
+      date: { $date: '2000-01-30T18:00:00Z' },
+      unit: 'week',
+      binSize: 2,
+      timezone: '-05:00',
+      startOfWeek: 'mon',
+    };
+    expect(ev({ $dateTrunc: trunc })).toEqual(new Date('2000-01-17T05:00:00Z'));
+    expect(ev({ $dateTrunc: { date: { $date: '2020-11-01T18:23:36Z' }, unit: 'hour', binSize: 2 } })).toEqual(
+      new Date('2020-11-01T18:00:00Z'),
+    );
+    expect(ev({ $dateTrunc: { date: '$nope', unit: 'H', binSize: 'x', timezone: 1 } })).toBeNull();
     expect(ev({ $dateFromParts: { year: 2020, month: 14, day: 1 } })).toEqual(new Date(Date.UTC(2021, 1, 1)));
     expect(ev({ $dateFromParts: { isoWeekYear: 2021, isoWeek: 1, isoDayOfWeek: 1 } })).toEqual(
       new Date(Date.UTC(2021, 0, 4)),

@@ -1,6 +1,6 @@
 // Date arithmetic: $dateAdd $dateSubtract $dateDiff $dateTrunc, in UTC or a fixed offset. Months, quarters and
 // years are calendar units (an added month clamps to the month's last day); weeks start on `startOfWeek`.
-// $dateTrunc bins count from 2000-01-01T00:00 local time, as MongoDB's.
+// $dateTrunc bins count from 2000-01-01T00:00 local time (weeks from the first startOfWeek on or after it).
 import type { Value } from '../values.js';
 import { integral, isNullish, named, optExpr } from './args.js';
 import { bad, type Ctx, type Expr, evalExpr, type OpParser, type Out, register } from './core.js';
@@ -144,9 +144,9 @@ register({
       }
       let base = ref;
       if (unit === 'week') {
-        // The first startOfWeek on or before 2000-01-01 (a Saturday).
+        // The first startOfWeek on or after 2000-01-01 (a Saturday), as MongoDB's bins of weeks count.
         const sow = startOfWeekOf(op, v.startOfWeek);
-        base = ref - ((6 - sow + 7) % 7) * DAY;
+        base = ref + ((sow - 6 + 7) % 7) * DAY;
       }
       const size = bin * FIXED[unit]!;
       return checked(op, base + Math.floor((local - base) / size) * size - offset);

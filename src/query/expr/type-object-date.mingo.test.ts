@@ -123,6 +123,14 @@ const dateArb: fc.Arbitrary<Value> = fc.oneof(
     .map(({ d, f }) => ({ $dateToString: { date: d, format: f } }) as Value),
   fc.record({ d: date, u: unit }).map(({ d, u }) => ({ $dateTrunc: { date: d, unit: u } }) as Value),
   fc
+    .record({
+      d: date,
+      u: unit,
+      n: fc.integer({ min: 1, max: 5 }),
+      w: fc.constantFrom('sunday', 'mon', 'Friday'),
+    })
+    .map(({ d, u, n, w }) => ({ $dateTrunc: { date: d, unit: u, binSize: n, startOfWeek: w } }) as Value),
+  fc
     .record({ d: date, u: unit, n: fc.integer({ min: -3, max: 3 }) })
     .map(({ d, u, n }) => ({ $dateAdd: { startDate: d, unit: u, amount: n } }) as Value),
   fc
@@ -156,6 +164,14 @@ function typeDeviation(_expr: Value, _doc: Doc, ours: Outcome, theirs: Outcome):
   // E10: date operators take an ObjectId's timestamp as its date; mingo has no ObjectId.
   if (/%[UwG%]|\$week/.test(text)) return 'E14';
   if (touches(_doc, (v) => v instanceof ObjectId) || /"\$oid"/.test(text)) return 'E10';
+  // E17: mingo's $dateTrunc counts bins toward zero before 2000-01-01 (its reference), so it rounds up there.
+  if (
+    /dateTrunc/.test(text) &&
+    ours.ok &&
+    ours.value instanceof Date &&
+    ours.value.getTime() < Date.UTC(2000, 0, 8)
+  )
+    return 'E17';
   // E13: an added month past the end of the target month clamps to its last day; mingo rolls over.
   if (ours.ok && ours.value instanceof Date && /dateAdd/.test(text) && ours.value.getUTCDate() >= 28)
     return 'E13';
