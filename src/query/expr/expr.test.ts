@@ -145,6 +145,19 @@ describe('expression semantics (MongoDB)', () => {
     expect(ev({ $toInt: '-12' })).toBe(-12);
     expect(ev({ $toLong: 2.9 })).toBe(2n);
     expect(ev({ $toBool: 'false' })).toBe(true);
+    // MongoDB's jstests/aggregation/expressions/convert.js.
+    expect(ev({ $toBool: [[1, 2]] })).toBe(true);
+    expect(ev({ $toBool: { $literal: { foo: 1 } } })).toBe(true);
+    expect(ev({ $toDate: 1.9 })).toEqual(new Date(1));
+    expect(ev({ $toString: 1.9 })).toBe('1.9');
+    expect(ev({ $toLong: '$d' })).toBe(BigInt(Date.UTC(2021, 0, 31, 12)));
+    expect(ev({ $toDate: { $toObjectId: '0123456789abcdef01234567' } })).toEqual(
+      new Date('1970-08-09T22:25:43Z'),
+    );
+    expect(ev({ $convert: { input: 1.9, to: 'object', onError: 'ERROR' } })).toBe('ERROR');
+    expect(ev({ $convert: { input: '$nope', to: null, onNull: 'NULL' } })).toBe('NULL');
+    expect(codeOf(() => ev({ $toInt: '$d' }))).toMatch(/^400 QUERY_BAD_EXPRESSION/);
+    expect(codeOf(() => ev({ $convert: { input: false, to: 'date' } }))).toMatch(/^400 QUERY_BAD_EXPRESSION/);
     expect(ev({ $toString: '$d' })).toBe('2021-01-31T12:00:00.000Z');
     expect(ev({ $toObjectId: '65a000000000000000000002' })).toEqual(
       ObjectId.createFromHexString('65a000000000000000000002'),

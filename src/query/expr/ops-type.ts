@@ -55,8 +55,8 @@ function convert(op: string, v: Value, to: string): Value {
       if (typeof v === 'boolean') return v;
       if (typeof v === 'number') return v !== 0;
       if (typeof v === 'bigint') return v !== 0n;
-      if (typeof v === 'string' || v instanceof ObjectId || v instanceof Date) return true;
-      return fail(v, to);
+      // Every other type converts to true (strings, ObjectIds, dates, arrays and documents alike).
+      return true;
     case 'int':
     case 'long':
       return toInteger(v, to);
@@ -95,6 +95,8 @@ function convert(op: string, v: Value, to: string): Value {
         return ObjectId.createFromHexString(v.toLowerCase());
       if (typeof v === 'string') throw new ConversionFailure(`Failed to parse objectId '${v}' in $convert`);
       return fail(v, to);
+    case 'none':
+      throw new ConversionFailure(`Unsupported conversion from ${typeName(v)}`);
     default:
       throw bad(op, 'decimals are not supported (the value model has no Decimal128)');
   }
@@ -120,8 +122,16 @@ function toInteger(v: Value, to: 'int' | 'long'): Value {
   return fail(v, to);
 }
 
+/** BSON types with no conversion to them: a conversion failure (onError applies), not a bad operand. */
+const UNCONVERTIBLE = new Set(
+  'minKey missing object array binData undefined null regex dbPointer javascript symbol javascriptWithScope timestamp maxKey -1 3 4 5 6 10 11 12 13 14 15 17 127'.split(
+    ' ',
+  ),
+);
+
 function target(op: string, v: Out): string {
   const key = typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : '';
+  if (UNCONVERTIBLE.has(key)) return 'none';
   const to = Object.hasOwn(TARGETS, key) ? TARGETS[key] : undefined;
   if (to === undefined) throw bad(op, `unknown target type ${typeof v === 'string' ? v : typeName(v)}`);
   if (to === 'decimal') throw bad(op, 'decimals are not supported (the value model has no Decimal128)');
@@ -185,6 +195,8 @@ register({
     return (ctx) => {
       const v = evalExpr(input, ctx);
       const tv = fixed ?? evalExpr(to, ctx);
+      // A null input gives onNull even when `to` is null too (MongoDB's convert.js).
+      if (isNullish(v)) return onNull === undefined ? null : evalExpr(onNull, ctx);
       if (fixed === undefined && isNullish(tv)) return null;
       const t = fixed ?? target(op, tv);
       const lazy = (e: Expr | undefined) => () => (e === undefined ? null : evalExpr(e, ctx));
