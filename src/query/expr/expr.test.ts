@@ -85,6 +85,21 @@ describe('expression semantics (MongoDB)', () => {
     expect(ev({ $add: ['$d', 1000] })).toEqual(new Date(Date.UTC(2021, 0, 31, 12, 0, 1)));
     expect(ev({ $subtract: ['$d', { $add: ['$d', 60000] }] })).toBe(-60000n);
     expect(ev({ $add: [{ $date: '1970-01-01T00:00:00Z' }, 2.5] })).toEqual(new Date(3));
+    // MongoDB's jstests/aggregation/expressions/add_with_date.js.
+    const date = { $date: '2019-01-30T07:30:10.137Z' };
+    expect(ev({ $add: [date, 819.536] })).toEqual(new Date('2019-01-30T07:30:10.957Z'));
+    expect(ev({ $add: [date, 819.536, 819.536, { $numberLong: '820' }] })).toEqual(
+      new Date('2019-01-30T07:30:12.597Z'),
+    );
+    expect(ev({ $add: [819.536, 819.536, { $numberLong: '820' }, date] })).toEqual(
+      new Date('2019-01-30T07:30:12.596Z'),
+    );
+    const big = [{ $numberLong: '2397083434877565865' }, 819.536, { $numberLong: '-2397083434877565864' }];
+    expect(ev({ $add: [date, ...big] })).toEqual(new Date('2019-01-30T07:30:10.958Z'));
+    expect(codeOf(() => ev({ $add: [date, { $numberDouble: 'NaN' }] }))).toMatch(/^400 QUERY_BAD_EXPRESSION/);
+    expect(codeOf(() => ev({ $add: [date, { $numberLong: '9223372036854775807' }] }))).toMatch(
+      /^400 QUERY_BAD_EXPRESSION/,
+    );
     expect(ev({ $subtract: ['$d', 1.5] })).toEqual(new Date(DOC.d instanceof Date ? DOC.d.getTime() - 2 : 0));
   });
 

@@ -60,14 +60,18 @@ const addNums = (nums: Num[]) =>
     0,
   );
 
-/** A double added to a date is rounded to whole milliseconds (half away from zero, as llround). */
-function toMillis(n: Num): number {
-  if (typeof n === 'bigint') return Number(n);
-  return n < 0 ? -Math.round(-n) : Math.round(n);
+/** A number added to a date in whole milliseconds: doubles rounded half away from zero (llround). */
+function toMillis(op: string, n: Num): bigint {
+  if (typeof n === 'bigint') return n;
+  if (!Number.isFinite(n)) throw bad(op, 'date overflow: the addend is not a finite number');
+  const r = n < 0 ? -Math.round(-n) : Math.round(n);
+  if (Math.abs(r) >= 2 ** 63) throw bad(op, 'date overflow');
+  return BigInt(r);
 }
 
-function dateResult(op: string, ms: number): Date {
-  const d = new Date(ms);
+function dateResult(op: string, ms: number | bigint): Date {
+  const n = typeof ms === 'bigint' ? (ms > 10n ** 16n || ms < -(10n ** 16n) ? Number.NaN : Number(ms)) : ms;
+  const d = new Date(n);
   if (Number.isNaN(d.getTime())) throw bad(op, 'the resulting date is out of range');
   return d;
 }
@@ -91,11 +95,15 @@ register({
     return (ctx) => {
       const vals = numbersOrNull(op, items, ctx, true);
       if (vals === null) return null;
-      const dates = vals.filter((v): v is Date => v instanceof Date);
-      if (dates.length > 1) throw bad(op, 'only one date allowed');
-      const nums = vals.filter((v): v is Num => !(v instanceof Date));
-      if (dates.length === 0) return addNums(nums);
-      return dateResult(op, dates[0]!.getTime() + nums.reduce<number>((s, n) => s + toMillis(n), 0));
+      const at = vals.findIndex((v) => v instanceof Date);
+      if (at < 0) return addNums(vals as Num[]);
+      if (vals.findIndex((v, i) => i > at && v instanceof Date) > 0) throw bad(op, 'only one date allowed');
+      // MongoDB's order: the numbers before the date are summed as numbers, then rounded once; each number
+      // after it is rounded on its own; the total is exact (long arithmetic) and must stay a date.
+      let total = BigInt((vals[at] as Date).getTime());
+      if (at > 0) total += toMillis(op, addNums(vals.slice(0, at) as Num[]));
+      for (const v of vals.slice(at + 1)) total += toMillis(op, v as Num);
+      return dateResult(op, total);
     };
   },
   $subtract: (arg, scope, op) => {
@@ -106,7 +114,7 @@ register({
       const [a, b] = vals as [Num | Date, Num | Date];
       if (a instanceof Date) {
         if (b instanceof Date) return BigInt(a.getTime() - b.getTime());
-        return dateResult(op, a.getTime() - toMillis(b));
+        return dateResult(op, BigInt(a.getTime()) - toMillis(op, b));
       }
       if (b instanceof Date) throw bad(op, `cannot subtract a date from a ${typeName(a)}`);
       return subtract(a, b);
