@@ -224,6 +224,25 @@ describe('expression semantics (MongoDB)', () => {
     expect(ev({ $dateTrunc: { date: '$d', unit: 'week', startOfWeek: 'monday' } })).toEqual(
       new Date(Date.UTC(2021, 0, 25)),
     );
+    // MongoDB's jstests/aggregation/expressions/date_diff.js.
+    const diff = (a: string, b: string, unit: string, more: Record<string, unknown> = {}) =>
+      ev({ $dateDiff: { startDate: { $date: a }, endDate: { $date: b }, unit, ...more } });
+    expect(diff('2020-11-01T18:23:36Z', '2020-11-02T00:00:00Z', 'hour')).toBe(6n);
+    expect(diff('2021-01-24T18:23:36Z', '2021-01-25T02:23:36Z', 'week', { startOfWeek: 'MONDAY' })).toBe(1n);
+    expect(diff('2021-01-24T18:23:36Z', '2021-01-25T02:23:36Z', 'week')).toBe(0n);
+    expect(
+      diff('2021-01-17T05:00:00Z', '2021-01-17T04:59:00Z', 'week', {
+        timezone: '-05:00',
+        startOfWeek: 'sunday',
+      }),
+    ).toBe(-1n);
+    expect(diff('2021-01-17T05:00:00Z', '2021-01-17T04:59:00Z', 'hour', { startOfWeek: 1 })).toBe(-1n);
+    expect(
+      codeOf(() => diff('2021-01-17T05:00:00Z', '2021-01-17T04:59:00Z', 'week', { startOfWeek: 'FRIDIE' })),
+    ).toMatch(/^400 /);
+    expect(
+      ev({ $dateDiff: { startDate: '$nope', endDate: 1, unit: 'century', timezone: 'INVALID' } }),
+    ).toBeNull();
     // MongoDB's jstests/aggregation/expressions/date_trunc.js (New York is -05:00 in January).
     const trunc = {
       date: { $date: '2000-01-30T18:00:00Z' },
