@@ -112,6 +112,18 @@ describe('expression semantics (MongoDB)', () => {
     expect(ev({ $round: [1250, -2] })).toBe(1200);
     expect(ev({ $trunc: [-2.7] })).toBe(-2);
     expect(ev({ $trunc: [1.23456, 3] })).toBe(1.234);
+    // MongoDB's jstests/aggregation/expressions/round_trunc.js.
+    expect(ev({ $trunc: [1.298, 1] })).toBe(1.2);
+    expect(ev({ $round: [1.298, 1] })).toBe(1.3);
+    expect(ev({ $round: [23.298, -1] })).toBe(20);
+    expect(ev({ $round: [1.298, 100] })).toBe(1.298);
+    expect(ev({ $round: [0.9] })).toBe(1);
+    expect(ev({ $trunc: [0.9] })).toBe(0);
+    expect(ev({ $round: [2147483647, -1] })).toBe(2147483650n);
+    expect(codeOf(() => ev({ $round: [{ $numberLong: '9223372036854775806' }, -1] }))).toMatch(/^400 /);
+    expect(codeOf(() => ev({ $round: [1, 101] }))).toMatch(/^400 /);
+    expect(codeOf(() => ev({ $trunc: [1, -21] }))).toMatch(/^400 /);
+    expect(codeOf(() => ev({ $trunc: [1, 10.5] }))).toMatch(/^400 /);
   });
 
   it('strings: code points, UTF-8 bytes, ASCII-only case mapping, null → ""', () => {

@@ -1,7 +1,7 @@
-// $round (half to even) and $trunc (toward zero) to a number of decimal places in [-20, 100). Doubles are
+// $round (half to even) and $trunc (toward zero) to a number of decimal places in [-20, 100]. Doubles are
 // rounded in decimal, as MongoDB does through Decimal128 (34 significant digits of the exact binary value),
 // so $round: [1.005, 2] is 1 (the double is 1.00499999999999989...), not 1.01.
-import { fromExact, integral, isNumber, positional, typeName, widthOf } from './args.js';
+import { fromExact, integral, isNumber, LONG_MAX, LONG_MIN, positional, typeName, widthOf } from './args.js';
 import { bad, type Expr, evalExpr, type OpParser, register } from './core.js';
 
 type Mode = 'round' | 'trunc';
@@ -70,10 +70,11 @@ const roundOp =
       if (v === undefined || v === null || pv === undefined || pv === null) return null;
       if (!isNumber(v)) throw bad(op, `only supports numeric types, not ${typeName(v)}`);
       const place = integral(op, pv, 'the place');
-      if (place < -20 || place >= 100) throw bad(op, 'the place must be in [-20, 100)');
+      if (place < -20 || place > 100) throw bad(op, 'the place must be in [-20, 100]');
       const w = widthOf(v);
       if (w === 'double') return roundDouble(v as number, place, mode);
       const r = roundInteger(BigInt(v), place, mode);
+      if (r < LONG_MIN || r > LONG_MAX) throw bad(op, 'the rounded value overflows a long');
       // Rounding an int to tens may leave int32; MongoDB then answers a long.
       return w === 'long' ? r : fromExact(r, 'int');
     };
