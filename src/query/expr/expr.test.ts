@@ -79,6 +79,15 @@ describe('expression semantics (MongoDB)', () => {
     expect(ev({ $pow: [2, 64] })).toBe(2 ** 64);
     expect(ev({ $mod: [-7, 2] })).toBe(-1);
     expect(ev({ $divide: [1, 4] })).toBe(0.25);
+    // MongoDB's jstests/aggregation/expressions/arith_overflow.js.
+    const l9e18 = { $numberLong: '9000000000000000000' };
+    const m9e18 = { $numberLong: '-9000000000000000000' };
+    expect(ev({ $add: [2e9, 2e9] })).toBe(4000000000n);
+    expect(ev({ $add: [l9e18, l9e18] })).toBe(1.8e19);
+    expect(ev({ $subtract: [2e9, -2e9] })).toBe(4000000000n);
+    expect(ev({ $subtract: [l9e18, m9e18] })).toBe(1.8e19);
+    expect(ev({ $multiply: [2e9, -2e9] })).toBe(-4000000000000000000n);
+    expect(ev({ $multiply: [l9e18, m9e18] })).toBe(-8.1e37);
   });
 
   it('dates in $add and $subtract', () => {
