@@ -151,6 +151,41 @@ describe('expression semantics (MongoDB)', () => {
     expect(ev({ $replaceAll: { input: 'a\u{1f600}', find: '', replacement: '-' } })).toBe('-a-\u{1f600}-');
   });
 
+  it("$indexOfCP and $trim as MongoDB's indexof_codepoints.js and trim.js pin them", () => {
+    const cases: Array<[unknown[], number | null]> = [
+      [['', '', 3], -1],
+      [['', '', 3, 1], -1],
+      [['∫aƒ', 'ƒ'], 2],
+      [['∫b∫ba', 'b', 2], 3],
+      [['ab∫de', 'd', 0, 3], -1],
+      [['ab∫de', 'd', 0, 4], 3],
+      [['øƒc', 'ƒ', 0, 10], 1],
+      [['abcbabc', 'b', 2, 4], 3],
+      [[null, '√'], null],
+      [['abc', 'b', 3], -1],
+      [['a√cb', 'b', 3, 1], -1],
+      [[' ', ''], 0],
+      [['', ''], 0],
+      [['abc', '', 1], 1],
+      [['∫aeøø', 'øøø'], -1],
+    ];
+    for (const [args, want] of cases) expect(ev({ $indexOfCP: args })).toBe(want);
+    for (const args of [
+      [3, 's'],
+      ['s', 3],
+      ['abc', 'b', 'bad'],
+      ['abc', 'b', -1],
+      ['abc', 'b', 1, -1],
+    ]) {
+      expect(codeOf(() => ev({ $indexOfCP: args }))).toMatch(/^400 QUERY_BAD_EXPRESSION Bad \$indexOfCP/);
+    }
+    expect(ev({ $ltrim: { input: '\u2001\u2002 Odd\u200A' } })).toBe('Odd\u200A');
+    expect(ev({ $rtrim: { input: '∎∃ proof∎', chars: '∎' } })).toBe('∎∃ proof');
+    expect(ev({ $trim: { input: 'xXx', chars: 'x' } })).toBe('X');
+    expect(codeOf(() => ev({ $trim: ' x ' }))).toMatch(/^400 /);
+    expect(codeOf(() => ev({ $trim: { input: ' x ', chars: 5 } }))).toMatch(/^400 /);
+  });
+
   it('arrays and sets', () => {
     expect(ev({ $filter: { input: '$arr', cond: { $gte: ['$$this', 2] }, limit: 1 } })).toEqual([2]);
     expect(ev({ $map: { input: '$arr', as: 'x', in: { $multiply: ['$$x', 10] } } })).toEqual([10, 20, 30]);
