@@ -186,6 +186,36 @@ describe('expression semantics (MongoDB)', () => {
     expect(codeOf(() => ev({ $trim: { input: ' x ', chars: 5 } }))).toMatch(/^400 /);
   });
 
+  it("$arrayToObject as MongoDB's arrayToObject.js pins it", () => {
+    expect(
+      ev({
+        $arrayToObject: {
+          $literal: [
+            { k: 'price', v: 24 },
+            { k: 'price', v: 100 },
+          ],
+        },
+      }),
+    ).toEqual({ price: 100 });
+    expect(ev({ $arrayToObject: { $literal: [] } })).toEqual({});
+    expect(ev({ $arrayToObject: '$nope' })).toBeNull();
+    const bad = [
+      [{ k: 'price', v: 24 }, ['item', 'apple']],
+      [['item', 'apple'], { k: 'price', v: 24 }],
+      [0],
+      [['missing_value']],
+      [[321, 12]],
+      [['key', 'value', 'offset']],
+      [{ y: 'x', x: 'y' }],
+      [{ k: 'missing' }],
+      [{ k: 24, v: 'string' }],
+      [{ k: null, v: 'nullKey' }],
+      [{ y: 'ignored', k: 'item', v: 'pear' }],
+    ];
+    for (const arg of bad) expect(codeOf(() => ev({ $arrayToObject: { $literal: arg } }))).toMatch(/^400 /);
+    expect(codeOf(() => ev({ $arrayToObject: 'string' }))).toMatch(/^400 /);
+  });
+
   it('arrays and sets', () => {
     expect(ev({ $filter: { input: '$arr', cond: { $gte: ['$$this', 2] }, limit: 1 } })).toEqual([2]);
     expect(ev({ $map: { input: '$arr', as: 'x', in: { $multiply: ['$$x', 10] } } })).toEqual([10, 20, 30]);

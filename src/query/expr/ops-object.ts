@@ -29,7 +29,11 @@ function fieldName(op: string, k: Out): string {
 function arrayToObject(op: string, ctx: Ctx, items: Value[]): Doc {
   spend(ctx, items.length);
   const out: Doc = {};
+  // The first element decides the form; every other element must use the same one.
+  const pairsForm = Array.isArray(items[0]);
   const pairs = items.map((item): [string, Value] => {
+    if (Array.isArray(item) !== pairsForm && (Array.isArray(item) || isDoc(item)))
+      throw bad(op, 'elements must all be [name, value] pairs or all {k, v} documents');
     if (Array.isArray(item)) {
       if (item.length !== 2) throw bad(op, 'an array element must be a [name, value] pair');
       return [fieldName(op, item[0]), item[1]!];
