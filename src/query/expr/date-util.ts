@@ -98,8 +98,25 @@ export function fromFields(
 const pad = (n: number, width: number) =>
   n < 0 ? `-${String(-n).padStart(width, '0')}` : String(n).padStart(width, '0');
 
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
 /** $dateToString's specifiers. */
 const SPECIFIERS: Record<string, (p: Parts, offset: number) => string> = {
+  b: (p) => MONTHS[p.month - 1]!.slice(0, 3),
+  B: (p) => MONTHS[p.month - 1]!,
   d: (p) => pad(p.day, 2),
   G: (p) => pad(p.isoWeekYear, 4),
   H: (p) => pad(p.hour, 2),

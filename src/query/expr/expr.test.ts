@@ -310,6 +310,37 @@ describe('expression semantics (MongoDB)', () => {
     expect(ev({ $dateTrunc: { date: '$d', unit: 'week', startOfWeek: 'monday' } })).toEqual(
       new Date(Date.UTC(2021, 0, 25)),
     );
+    // MongoDB's jstests/aggregation/expressions/date_to_string.js.
+    const fmt = (date: string, format?: string, timezone?: string) =>
+      ev({
+        $dateToString: {
+          date: { $date: date },
+          ...(format === undefined ? {} : { format }),
+          ...(timezone ? { timezone } : {}),
+        },
+      });
+    expect(fmt('2017-07-04T14:56:42.911Z', '%Y-%m-%d %H:%M:%S %z (%Z minutes)', '+08:45')).toBe(
+      '2017-07-04 23:41:42 +0845 (525 minutes)',
+    );
+    expect(fmt('2017-07-04T14:56:42.911Z', '%Y-%m-%d %H:%M:%S %z (%Z minutes)', '-04:00')).toBe(
+      '2017-07-04 10:56:42 -0400 (-240 minutes)',
+    );
+    expect(fmt('2017-01-01T15:08:51.911Z', 'Natural: %Y-W%w-%U, ISO: %G-W%u-%V')).toBe(
+      'Natural: 2017-W1-01, ISO: 2016-W7-52',
+    );
+    expect(fmt('2017-07-04T15:09:12.911Z', 'Natural: %Y-W%w-%U, ISO: %G-W%u-%V')).toBe(
+      'Natural: 2017-W3-27, ISO: 2017-W2-27',
+    );
+    expect(fmt('2017-12-04T15:09:14.911Z', 'Natural: %Y-W%w-%U, ISO: %G-W%u-%V')).toBe(
+      'Natural: 2017-W2-49, ISO: 2017-W1-49',
+    );
+    expect(fmt('2017-07-04T15:09:12.911Z', '%b (%B) %d, %Y')).toBe('Jul (July) 04, 2017');
+    expect(fmt('2017-01-04T15:08:51.911Z', undefined, '-05:00')).toBe('2017-01-04T10:08:51.911Z');
+    expect(
+      ev({ $dateToString: { date: { $date: '2017-01-04T15:08:51.911Z' }, format: '$nope' } }),
+    ).toBeNull();
+    for (const format of ['%', '%n', 5])
+      expect(codeOf(() => fmt('2017-01-04T15:08:51.911Z', format as string))).toMatch(/^400 /);
     // MongoDB's jstests/aggregation/expressions/date_diff.js.
     const diff = (a: string, b: string, unit: string, more: Record<string, unknown> = {}) =>
       ev({ $dateDiff: { startDate: { $date: a }, endDate: { $date: b }, unit, ...more } });

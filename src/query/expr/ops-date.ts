@@ -118,7 +118,8 @@ register({
       if ((format !== undefined && isNullish(fv)) || offset === null) return null;
       if (fv !== undefined && typeof fv !== 'string')
         throw bad(op, `'format' must be a string, not ${typeName(fv)}`);
-      return formatDate(op, d, fv ?? (tz === undefined ? DEFAULT_FORMAT : '%Y-%m-%dT%H:%M:%S.%L'), offset);
+      // The default keeps its Z even with a timezone (MongoDB's date_to_string.js).
+      return formatDate(op, d, fv ?? DEFAULT_FORMAT, offset);
     };
   },
   $dateFromString: (arg, scope, op) => {
