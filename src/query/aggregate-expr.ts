@@ -1,5 +1,6 @@
 // The aggregation expressions of the pipeline stages: a façade over the expression language (src/query/expr/),
 // parsed once per stage and evaluated per document with the pipeline's $$NOW.
+import { truthy } from './expr/args.js';
 import { type Expr, evalExpr, newCtx, newScope, parseExpr } from './expr/index.js';
 import type { Doc, Value } from './values.js';
 
@@ -14,13 +15,20 @@ export function parseExpression(v: Value, where: string): Expr {
 /**
  * Evaluates to a value, or undefined for "missing" (which documents omit and arrays turn into null). `now` is
  * $$NOW: one instant for the whole pipeline, given by its caller (the evaluator never reads the clock).
- * This is also the entry point for $match's $expr: evaluate and test with MongoDB's truthiness (expr/args.ts).
  */
 export function evaluate(expr: Expr, root: Doc, now: Date): Value | undefined {
   // Field paths and constants (most $group keys and accumulator arguments) bind nothing and spend nothing.
   if (expr.kind === 'path' || expr.kind === 'const')
     return evalExpr(expr, { root, vars: NO_VARS, now, budget: UNUSED });
   return evalExpr(expr, newCtx(root, now));
+}
+
+/**
+ * The entry point for $match's (and find's) `$expr`, a later item: the expression's value under MongoDB's
+ * truthiness (false, null, missing and numeric zero are false). Parse the operand with parseExpression once.
+ */
+export function evaluateCondition(expr: Expr, root: Doc, now: Date): boolean {
+  return truthy(evaluate(expr, root, now));
 }
 
 /** Never written: a path or constant binds no variable. */

@@ -4,7 +4,7 @@ import { ObjectId } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { isPlaybaseError } from '../../errors.js';
 import { parsePipeline, runPipelineSync } from '../aggregate.js';
-import { evaluate, parseExpression } from '../aggregate-expr.js';
+import { evaluate, evaluateCondition, parseExpression } from '../aggregate-expr.js';
 import { type Doc, fromWire, type Value } from '../values.js';
 
 const NOW = new Date(Date.UTC(2024, 4, 6, 7, 8, 9, 10));
@@ -513,6 +513,14 @@ describe('hostile sizes stay bounded', () => {
 });
 
 describe('wiring into the pipeline', () => {
+  it('evaluateCondition, the $expr entry point: two fields of one document compared, MongoDB truthiness', () => {
+    const cond = parseExpression(fromWire({ $gt: ['$a', '$b'] }, { allowDollarKeys: true }), '$match');
+    expect(evaluateCondition(cond, { a: 2, b: 1 }, NOW)).toBe(true);
+    expect(evaluateCondition(cond, { a: 1, b: 2 }, NOW)).toBe(false);
+    expect(evaluateCondition(parseExpression('', '$match'), {}, NOW)).toBe(true);
+    expect(evaluateCondition(parseExpression('$nope', '$match'), {}, NOW)).toBe(false);
+  });
+
   it('$project computed fields and $group keys and accumulator arguments take any expression', () => {
     const docs = [
       { _id: 1, a: 2, b: 3 },
