@@ -505,6 +505,17 @@ describe('hostile sizes stay bounded', () => {
     const deep = { $reduce: { input: { $range: [0, 1_000_000] }, initialValue: [], in: ['$$value'] } };
     expect(codeOf(() => ev(deep))).toMatch(/^400 QUERY_TOO_LARGE/);
   });
+  it('substring search is linear: 2,000,000 characters against a 10,001-character near-match, quickly', () => {
+    const doc = { s: 'a'.repeat(2_000_000), p: `${'a'.repeat(5000)}b${'a'.repeat(5000)}` };
+    const t = Date.now();
+    expect(ev({ $indexOfCP: ['$s', '$p'] }, doc)).toBe(-1);
+    expect(ev({ $size: { $split: ['$s', '$p'] } }, doc)).toBe(1);
+    expect(ev({ $strLenCP: { $replaceAll: { input: '$s', find: '$p', replacement: 'x' } } }, doc)).toBe(
+      2_000_000,
+    );
+    expect(Date.now() - t).toBeLessThan(3000);
+  });
+
   it('expressions nested past 100 levels → 400 QUERY_TOO_LARGE', () => {
     let e: unknown = 1;
     for (let i = 0; i < 150; i++) e = { $abs: e };

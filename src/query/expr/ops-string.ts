@@ -13,6 +13,7 @@ import {
   register,
   spend,
 } from './core.js';
+import { indexOfLinear, occurrences, replaceLinear, splitLinear } from './text-search.js';
 import { coerceToString } from './to-string.js';
 
 const tooLong = (op: string) => bad(op, `the resulting string would exceed ${MAX_EXPR_STRING} characters`);
@@ -74,17 +75,17 @@ function replaceOp(all: boolean): OpParser {
       const strs = vals.map((v, i) => strOrNull(op, v, names[i]!));
       if (strs.some((s) => s === null)) return null;
       const [s, find, repl] = strs as [string, string, string];
-      spend(ctx, s.length);
-      if (!all) return capped(op, ctx, s.includes(find) ? s.replace(find, () => repl) : s);
-      // Bounded before it is built: one replacement per occurrence (per code point boundary for an empty find).
-      const count = find === '' ? s.length + 1 : s.split(find).length - 1;
-      if (s.length + count * repl.length > MAX_EXPR_STRING) throw tooLong(op);
-      if (find === '') return capped(op, ctx, `${repl}${codePoints(s).join(repl)}${s === '' ? '' : repl}`);
-      return capped(
-        op,
-        ctx,
-        s.replaceAll(find, () => repl),
-      );
+      spend(ctx, s.length + find.length);
+      if (find === '') {
+        if (!all) return capped(op, ctx, repl + s);
+        if (s.length + (s.length + 1) * repl.length > MAX_EXPR_STRING) throw tooLong(op);
+        return capped(op, ctx, `${repl}${codePoints(s).join(repl)}${s === '' ? '' : repl}`);
+      }
+      // Bounded before it is built: one replacement per occurrence.
+      let count = 0;
+      for (const _ of occurrences(s, find)) if (++count > 1 && !all) break;
+      if (s.length + Math.min(count, all ? count : 1) * repl.length > MAX_EXPR_STRING) throw tooLong(op);
+      return capped(op, ctx, replaceLinear(s, find, repl, all));
     };
   };
 }
@@ -179,8 +180,8 @@ register({
       if (s === null) return null;
       if (typeof d !== 'string') throw bad(op, `the delimiter must be a string, not ${typeName(d)}`);
       if (d === '') throw bad(op, 'the delimiter must not be an empty string');
-      spend(ctx, s.length);
-      return s.split(d);
+      spend(ctx, s.length + d.length);
+      return splitLinear(s, d);
     };
   },
   $indexOfCP: (arg, scope, op) => {
@@ -192,18 +193,17 @@ register({
       if (typeof vals[1] !== 'string')
         throw bad(op, `the substring must be a string, not ${typeName(vals[1])}`);
       const cps = codePoints(s);
-      const sub = codePoints(vals[1]);
-      spend(ctx, cps.length * Math.max(1, Math.min(sub.length, 64)));
+      spend(ctx, s.length + vals[1].length);
       const start = vals[2] === undefined ? 0 : nonNegative(op, vals[2], 'the starting index');
       const end =
         vals[3] === undefined
           ? cps.length
           : Math.min(cps.length, nonNegative(op, vals[3], 'the ending index'));
-      // Searched in UTF-16 (linear in V8), then mapped back to a code point index.
+      // Searched in UTF-16 in linear time (text-search.ts), then mapped back to a code point index.
+      if (start > end) return -1;
       const hay = cps.slice(0, end).join('');
       const from = cps.slice(0, start).join('').length;
-      if (start > end) return -1;
-      const at = hay.indexOf(vals[1], from);
+      const at = indexOfLinear(hay, vals[1], from);
       return at < 0 ? -1 : codePoints(hay.slice(0, at)).length;
     };
   },
