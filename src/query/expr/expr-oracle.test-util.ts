@@ -37,9 +37,12 @@ export function runMingo(expr: Value, doc: Doc): Outcome {
   }
 }
 
-/** mingo keeps fields whose value is missing as undefined properties: the same as absent. */
+/**
+ * mingo keeps fields whose value is missing as undefined properties (the same as absent) and missing array
+ * elements as undefined (an array expression turns missing into null, as ours does).
+ */
 function dropUndefined(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(dropUndefined);
+  if (Array.isArray(v)) return v.map((x) => (x === undefined ? null : dropUndefined(x)));
   if (v === null || typeof v !== 'object' || v instanceof Date || v instanceof Uint8Array) return v;
   return Object.fromEntries(
     Object.entries(v as Record<string, unknown>)

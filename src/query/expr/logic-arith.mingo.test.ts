@@ -39,6 +39,14 @@ function comparisonDeviation(expr: Value, doc: Doc): string | undefined {
   return undefined;
 }
 
+/** E1/E2 inside a $let body's $eq (missing vs null, BSON type order). */
+function comparisonDeviationIn(expr: Value, doc: Doc): string | undefined {
+  const text = JSON.stringify(toWire(expr));
+  if (!text.includes('$eq')) return undefined;
+  const v = ((expr as Doc).$let as Doc).vars as Doc;
+  return comparisonDeviation({ $eq: [v.v!, 5] }, doc);
+}
+
 /** E6: MongoDB's truthiness: "" and NaN are true (mingo uses JavaScript's). */
 function truthDeviation(expr: Value, doc: Doc): string | undefined {
   const text = JSON.stringify(toWire(expr));
@@ -120,7 +128,28 @@ function arithDeviation(expr: Value, doc: Doc, ours: Outcome, theirs: Outcome): 
   return undefined;
 }
 
+const letArb: fc.Arbitrary<Value> = fc.oneof(
+  fc
+    .tuple(operandArb, operandArb)
+    .map(([x, y]) => ({ $let: { vars: { x, y }, in: ['$$x', '$$y', '$$ROOT.c'] } }) as Value),
+  fc
+    .tuple(operandArb, operandArb)
+    .map(
+      ([x, y]) =>
+        ({ $let: { vars: { x }, in: { $let: { vars: { x: y, z: '$$x' }, in: ['$$x', '$$z'] } } } }) as Value,
+    ),
+  operandArb.map(
+    (x) =>
+      ({
+        $let: { vars: { v: x }, in: { $cond: [{ $eq: ['$$v', 5] }, '$$REMOVE', '$$CURRENT.a'] } },
+      }) as Value,
+  ),
+);
+
 describe('expressions against mingo', () => {
+  it('variables ($let, $$ROOT, $$CURRENT, $$REMOVE)', () => {
+    checkDifferential(letArb, { runs: 500, deviation: (expr, doc) => comparisonDeviationIn(expr, doc) });
+  });
   it('comparison ($cmp $eq $ne $gt $gte $lt $lte)', () => {
     checkDifferential(comparisonArb, { runs: 1500, deviation: comparisonDeviation });
   });
