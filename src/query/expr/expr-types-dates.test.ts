@@ -51,6 +51,60 @@ describe('expression semantics (MongoDB), continued', () => {
     expect(ev({ $getField: { field: 'a.b', input: { $literal: { 'a.b': 7 } } } })).toBe(7);
   });
 
+  it("$dateFromParts as MongoDB's date_from_parts.js pins it", () => {
+    const parts = (p: Record<string, unknown>) => ev({ $dateFromParts: p });
+    expect(parts({ year: 2017, month: -1 })).toEqual(new Date('2016-11-01T00:00:00Z'));
+    expect(parts({ year: 2017, day: 61 })).toEqual(new Date('2017-03-02T00:00:00Z'));
+    expect(parts({ year: 2017, hour: 25 })).toEqual(new Date('2017-01-02T01:00:00Z'));
+    expect(parts({ year: 2017, second: 71841012 })).toEqual(new Date('2019-04-12T11:50:12.000Z'));
+    expect(parts({ year: 1970, millisecond: { $numberLong: '1502095918551' } })).toEqual(
+      new Date('2017-08-07T08:51:58.551Z'),
+    );
+    expect(
+      parts({
+        year: 2017,
+        month: 6,
+        day: 23,
+        hour: 16,
+        minute: 42,
+        second: 37,
+        millisecond: 742,
+        timezone: '+04:15',
+      }),
+    ).toEqual(new Date('2017-06-23T12:27:37.742Z'));
+    expect(
+      parts({
+        year: 2017,
+        month: 6,
+        day: 23,
+        hour: 10,
+        minute: 27,
+        second: 37,
+        millisecond: 742,
+        timezone: '-02',
+      }),
+    ).toEqual(new Date('2017-06-23T12:27:37.742Z'));
+    expect(parts({ isoWeekYear: 2017, isoWeek: 6.0, isoDayOfWeek: 4 })).toEqual(
+      new Date('2017-02-09T00:00:00Z'),
+    );
+    expect(parts({ year: 2017, month: '$nope' })).toBeNull();
+    expect(parts({ year: 2017, timezone: '$nope' })).toBeNull();
+    for (const bad of [
+      { year: 10000 },
+      { year: 0 },
+      { year: 1970, month: 32768 },
+      { year: 1970, day: -32769 },
+      { year: 2017, isoWeek: 3 },
+      { isoWeekYear: 2017, month: 12 },
+      { year: '2017' },
+      { year: 2017.3 },
+      {},
+      { year: 2017, timezone: false },
+    ]) {
+      expect(codeOf(() => parts(bad))).toMatch(/^400 QUERY_BAD_EXPRESSION Bad \$dateFromParts/);
+    }
+  });
+
   it('dates: parts, weeks, formats, calendar arithmetic', () => {
     expect(ev({ $dayOfWeek: '$d' })).toBe(1);
     expect(ev({ $week: '$d' })).toBe(5);

@@ -39,6 +39,13 @@ function tzOf(op: string, tz: Expr | undefined, ctx: Ctx): number | null {
 
 const PART_RANGE = 32767;
 
+/** Year 1–9999; month, day, hour and minute (and the ISO week and day) ±32,767; seconds and ms any integer. */
+function rangeOf(i: number): [number, number] {
+  if (i === 0) return [1, 9999];
+  if (i >= 5) return [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+  return [-PART_RANGE - 1, PART_RANGE];
+}
+
 function partValue(op: string, v: Out, name: string, min: number, max: number): number {
   const n = integral(op, v, `'${name}'`);
   if (n < min || n > max)
@@ -67,11 +74,7 @@ function fromParts(): OpParser {
       if (offset === null) return null;
       const dflt = [0, 1, 1, 0, 0, 0, 0];
       const nums = vals.map((v, i) =>
-        v === undefined
-          ? i === 0
-            ? 0
-            : dflt[i]!
-          : partValue(op, v, names[i]!, i === 0 ? 1 : -PART_RANGE, i === 0 ? 9999 : PART_RANGE),
+        v === undefined ? (i === 0 ? 0 : dflt[i]!) : partValue(op, v, names[i]!, ...rangeOf(i)),
       );
       const [a, b, c, h, mi, s, ms] = nums as [number, number, number, number, number, number, number];
       const ms0 = iso ? isoStart(a, b, c) : fromFields(a, b, c, 0, 0, 0, 0, 0);
