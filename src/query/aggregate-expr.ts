@@ -19,7 +19,7 @@ export function parseExpression(v: Value, where: string): Expr {
 export function evaluate(expr: Expr, root: Doc, now: Date): Value | undefined {
   // Field paths and constants (most $group keys and accumulator arguments) bind nothing and spend nothing.
   if (expr.kind === 'path' || expr.kind === 'const')
-    return evalExpr(expr, { root, vars: NO_VARS, now, budget: UNUSED });
+    return evalExpr(expr, { root, current: root, vars: NO_VARS, now, budget: UNUSED });
   return evalExpr(expr, newCtx(root, now));
 }
 

@@ -12,6 +12,8 @@ export type Out = Value | undefined;
 
 export interface Ctx {
   root: Doc;
+  /** $$CURRENT, which field paths read: the document, unless a $let rebinds it. */
+  current: Out;
   /** User variables ($let, $filter/$map `as`, $reduce's this/value), bound and restored around their scope. */
   vars: Map<string, Out>;
   now: Date;
@@ -145,6 +147,15 @@ export function withVars(scope: Scope, names: string[]): Scope {
 
 /** Runs `body` with `name` bound to `value`, restoring the previous binding after. */
 export function bind<T>(ctx: Ctx, name: string, value: Out, body: () => T): T {
+  if (name === 'CURRENT') {
+    const outer = ctx.current;
+    ctx.current = value;
+    try {
+      return body();
+    } finally {
+      ctx.current = outer;
+    }
+  }
   const had = ctx.vars.has(name);
   const old = ctx.vars.get(name);
   ctx.vars.set(name, value);
@@ -157,7 +168,7 @@ export function bind<T>(ctx: Ctx, name: string, value: Out, body: () => T): T {
 }
 
 export function newCtx(root: Doc, now: Date): Ctx {
-  return { root, vars: new Map(), now, budget: { left: MAX_EXPR_WORK } };
+  return { root, current: root, vars: new Map(), now, budget: { left: MAX_EXPR_WORK } };
 }
 
 /** Evaluates to a value, or undefined for "missing" (which documents omit and arrays turn into null). */
@@ -185,7 +196,8 @@ export function evalExpr(expr: Expr, ctx: Ctx): Out {
 
 function evalVariable(expr: Extract<Expr, { kind: 'path' }>, ctx: Ctx): Out {
   let base: Out;
-  if (expr.variable === 'ROOT' || expr.variable === 'CURRENT') base = ctx.root;
+  if (expr.variable === 'ROOT') base = ctx.root;
+  else if (expr.variable === 'CURRENT') base = ctx.current;
   else if (expr.variable === 'REMOVE') return undefined;
   else if (expr.variable === 'NOW') base = new Date(ctx.now.getTime());
   else base = ctx.vars.get(expr.variable);

@@ -16,6 +16,40 @@ describe('expression semantics (MongoDB)', () => {
     ).toEqual([2, 1]);
   });
 
+  it("$let as MongoDB's let.js pins it: CURRENT rebound, swaps, Unicode names, bad names refused", () => {
+    const doc = { zero: 0, one: 1, two: 2, three: 3, nested: { four: 4 } };
+    expect(
+      ev({ $let: { vars: { CURRENT: '$$ROOT.nested' }, in: { $multiply: ['$four', '$$ROOT.two'] } } }, doc),
+    ).toBe(8);
+    expect(
+      ev({ $let: { vars: { CURRENT: '$nested' }, in: { $multiply: ['$four', '$$ROOT.two'] } } }, doc),
+    ).toBe(8);
+    expect(
+      ev(
+        { $let: { vars: { CURRENT: { $literal: { ten: 10 } } }, in: { $multiply: ['$ten', '$$ROOT.two'] } } },
+        doc,
+      ),
+    ).toBe(20);
+    expect(
+      ev({ $let: { vars: { CURRENT: '$three' }, in: { $multiply: ['$$CURRENT', '$$ROOT.two'] } } }, doc),
+    ).toBe(6);
+    const swap = {
+      $let: {
+        vars: { x: 6, y: 10 },
+        in: { $let: { vars: { x: '$$y', y: '$$x' }, in: { $subtract: ['$$x', '$$y'] } } },
+      },
+    };
+    expect(ev(swap, doc)).toBe(4);
+    expect(ev({ $let: { vars: { 日本語: 10 }, in: '$$日本語' } }, doc)).toBe(10);
+    for (const bad of [{ ROOT: 1 }, { FOO: 1 }, { _underbar: 1 }, { 'a.b': 1 }, { 'a b': 1 }]) {
+      expect(codeOf(() => ev({ $let: { vars: bad, in: 1 } }, doc))).toMatch(/^400 /);
+    }
+    expect(codeOf(() => ev('$$_underbar', doc))).toMatch(/^400 /);
+    expect(codeOf(() => ev({ $let: { vars: { var1: '$one', var2: '$$var1' }, in: '$$var1' } }, doc))).toMatch(
+      /^400 /,
+    );
+  });
+
   it('$$NOW is the pipeline instant: the same in every document and stage', () => {
     const now = new Date(Date.UTC(2030, 0, 1));
     const out = runPipelineSync(

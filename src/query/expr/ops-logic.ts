@@ -33,7 +33,8 @@ register({
     const { vars, in: body } = named(arg, op, ['vars', 'in'], []);
     if (!isDoc(vars!)) throw bad(op, "'vars' must be a document");
     const names = Object.keys(vars);
-    for (const name of names) checkVarName(op, name);
+    // CURRENT is the one system variable a $let may rebind (field paths then read the new value).
+    for (const name of names) if (name !== 'CURRENT') checkVarName(op, name);
     const values = names.map((name) => parseExpr(vars[name]!, scope));
     const inner = parseExpr(body!, withVars(scope, names));
     return (ctx) => {
