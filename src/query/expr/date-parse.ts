@@ -4,7 +4,7 @@
 import { checkFormat, fromFields } from './date-util.js';
 
 const ISO =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|UTC|GMT|(?:GMT)?[+-]\d{2}(?::?\d{2})?)?$/;
 
 export interface ParsedDate {
   date: Date;
@@ -12,8 +12,9 @@ export interface ParsedDate {
   zoned: boolean;
 }
 
-function zoneMinutes(z: string): number {
-  if (z === 'Z') return 0;
+function zoneMinutes(zone: string): number {
+  const z = zone.startsWith('GMT') && zone.length > 3 ? zone.slice(3) : zone;
+  if (z === 'Z' || z === 'UTC' || z === 'GMT') return 0;
   const digits = z.slice(1).replace(':', '');
   const minutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || 0);
   return z[0] === '-' ? -minutes : minutes;
@@ -37,9 +38,17 @@ export function parseIso(s: string, offset = 0): ParsedDate | undefined {
   return { date: new Date(fromFields(y!, mo!, d!, h!, mi!, sec!, ms, at)), zoned };
 }
 
+/**
+ * A date string without a format: ISO 8601 as above, or undefined. MongoDB's parser also reads forms this one
+ * does not (other separators, zone abbreviations such as CEST, military zones), so a caller must not treat
+ * undefined as "MongoDB fails here" (that would answer onError where MongoDB answers a date): it answers 400.
+ */
 export function parseDateText(s: string): Date | undefined {
   return parseIso(s)?.date;
 }
+
+/** The 400 for a string without a format that is not ISO 8601. */
+export const NOT_ISO = 'only ISO 8601 date strings are read without a format (pass a format for other forms)';
 
 const FIELD_WIDTH: Record<string, [number, number]> = {
   Y: [4, 4],

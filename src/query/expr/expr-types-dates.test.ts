@@ -105,6 +105,34 @@ describe('expression semantics (MongoDB), continued', () => {
     }
   });
 
+  it("$dateFromString: the ISO cases of MongoDB's date_from_string.js; other forms without a format → 400", () => {
+    const from = (dateString: string, more: Record<string, unknown> = {}) =>
+      ev({ $dateFromString: { dateString, ...more } });
+    expect(from('2017-07-04T11:56:02.81Z')).toEqual(new Date('2017-07-04T11:56:02.810Z'));
+    expect(from('2017-07-06 11:36:54')).toEqual(new Date('2017-07-06T11:36:54Z'));
+    expect(from('2017-07-19T18:52:35.199', { timezone: '-05:00' })).toEqual(
+      new Date('2017-07-19T23:52:35.199Z'),
+    );
+    expect(from('2017-07-14T12:02:44.771 GMT+02:00')).toEqual(new Date('2017-07-14T10:02:44.771Z'));
+    expect(from('2017-07-14T12:02:44.771+0330')).toEqual(new Date('2017-07-14T08:32:44.771Z'));
+    expect(from('2017-07-14T12:02:44.771 UTC')).toEqual(new Date('2017-07-14T12:02:44.771Z'));
+    expect(from('2017-07-04T11:56.02.813', { format: '%Y-%m-%dT%H:%M.%S.%L' })).toEqual(
+      new Date('2017-07-04T11:56:02.813Z'),
+    );
+    expect(from('2017-07-04T11:56.02.8', { format: '%Y-%m-%dT%H:%M.%S.%L', timezone: '+01:00' })).toEqual(
+      new Date('2017-07-04T10:56:02.800Z'),
+    );
+    expect(from('2017-07-04', { format: '%d/%m/%Y', onError: 'bad' })).toBe('bad');
+    // MongoDB reads these (a dotted time, a zone abbreviation); this parser does not, so it refuses, even with onError.
+    expect(codeOf(() => from('2017-07-04T11:56.02', { onError: 'bad' }))).toMatch(
+      /^400 QUERY_BAD_EXPRESSION/,
+    );
+    expect(codeOf(() => from('2017-07-14T12:02:44.771 CEST'))).toMatch(/^400 QUERY_BAD_EXPRESSION/);
+    expect(codeOf(() => ev({ $convert: { input: 'July 4th', to: 'date', onError: 'bad' } }))).toMatch(
+      /^400 /,
+    );
+  });
+
   it('dates: parts, weeks, formats, calendar arithmetic', () => {
     expect(ev({ $dayOfWeek: '$d' })).toBe(1);
     expect(ev({ $week: '$d' })).toBe(5);

@@ -3,7 +3,7 @@
 import { type Doc, isDoc, type Value } from '../values.js';
 import { integral, isNullish, named, optExpr, typeName } from './args.js';
 import { bad, type Ctx, type Expr, evalExpr, type OpParser, type Out, parseExpr, register } from './core.js';
-import { checkParseFormat, parseIso, parseWithFormat } from './date-parse.js';
+import { checkParseFormat, NOT_ISO, parseIso, parseWithFormat } from './date-parse.js';
 import { checkFormat, dateArg, formatDate, fromFields, offsetOf, type Parts, partsOf } from './date-util.js';
 
 const DEFAULT_FORMAT = '%Y-%m-%dT%H:%M:%S.%LZ';
@@ -150,7 +150,9 @@ register({
         throw bad(op, `'format' must be a string, not ${typeName(fv)}`);
       if (fv !== undefined) checkParseFormat(op, fv);
       const parsed = fv === undefined ? parseIso(s, offset) : parseWithFormat(s, fv, offset);
-      if (parsed === undefined) return failed(`error parsing date string '${s}'`);
+      // Without a format, a string this parser cannot read might still be one MongoDB's reads: 400, not onError.
+      if (parsed === undefined && fv === undefined) throw bad(op, NOT_ISO);
+      if (parsed === undefined) return failed(`error parsing date string '${s}' with format '${fv}'`);
       if (parsed.zoned && tz !== undefined)
         return failed('the string names a timezone and a timezone argument is given');
       return parsed.date;

@@ -4,7 +4,7 @@ import { ObjectId } from 'bson';
 import type { Value } from '../values.js';
 import { isInt32, isNullish, LONG_MAX, LONG_MIN, named, optExpr, positional, typeName } from './args.js';
 import { bad, type Expr, evalExpr, type OpParser, type Out, parseExpr, register } from './core.js';
-import { parseDateText } from './date-parse.js';
+import { NOT_ISO, parseDateText } from './date-parse.js';
 import { convertToString } from './to-string.js';
 
 /** Type names and their BSON numbers, as $convert's `to` accepts them. */
@@ -85,7 +85,8 @@ function convert(op: string, v: Value, to: string): Value {
       if (v instanceof ObjectId) return new Date(v.getTimestamp().getTime());
       if (typeof v === 'string') {
         const d = parseDateText(v);
-        if (d === undefined) throw new ConversionFailure(`Error parsing date string '${v}'`);
+        // Not a ConversionFailure: MongoDB's parser may read what this one does not (date-parse.ts).
+        if (d === undefined) throw bad(op, NOT_ISO);
         return d;
       }
       return fail(v, to);
