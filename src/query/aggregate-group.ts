@@ -1,4 +1,5 @@
 // The $group stage: group keys compared by value as MongoDB does, and its eight supported accumulators.
+// Keys and accumulator arguments are any aggregation expressions (src/query/expr/).
 
 import { type Expr, evaluate, parseExpression } from './aggregate-expr.js';
 import { ConstantTotal, NumericTotal } from './aggregate-sum.js';
@@ -58,10 +59,12 @@ export class GroupAccumulator {
   constructor(
     private readonly spec: GroupSpec,
     private readonly limit: number,
+    /** $$NOW of the pipeline. */
+    private readonly now: Date,
   ) {}
 
   add(doc: Doc): void {
-    const id = evaluate(this.spec.id, doc) ?? null;
+    const id = evaluate(this.spec.id, doc, this.now) ?? null;
     const key = equalityKey(id);
     let group = this.groups.get(key);
     if (group === undefined) {
@@ -70,7 +73,7 @@ export class GroupAccumulator {
       this.hold(1);
     }
     this.spec.fields.forEach((field, i) => {
-      this.hold(accumulate(group.states[i]!, evaluate(field.expr, doc)));
+      this.hold(accumulate(group.states[i]!, evaluate(field.expr, doc, this.now)));
     });
   }
 

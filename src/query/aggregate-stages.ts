@@ -29,8 +29,8 @@ export function matchProcessor(node: FilterNode): Processor {
   });
 }
 
-export function projectProcessor(projection: Projection): Processor {
-  return streaming((doc, emit) => emit(applyProjection(doc, projection)));
+export function projectProcessor(projection: Projection, now: Date): Processor {
+  return streaming((doc, emit) => emit(applyProjection(doc, projection, now)));
 }
 
 export function skipProcessor(n: number): Processor {
@@ -78,8 +78,8 @@ export function sortProcessor(spec: SortSpec, cap: number, keep: number | undefi
   };
 }
 
-export function groupProcessor(spec: GroupSpec, cap: number): Processor {
-  const groups = new GroupAccumulator(spec, cap);
+export function groupProcessor(spec: GroupSpec, cap: number, now: Date): Processor {
+  const groups = new GroupAccumulator(spec, cap, now);
   return {
     push: (doc) => groups.add(doc),
     flush: (emit) => {

@@ -41,6 +41,8 @@ export type PipelineStage =
 export interface PipelineOptions {
   /** Most documents (or groups plus accumulated values) one $sort or $group may hold; past it: 400. */
   maxBuffered?: number;
+  /** $$NOW for every expression of the run (MongoDB: one instant per aggregation); by default when it starts. */
+  now?: Date;
 }
 
 type PipelineStageParser = (arg: Value) => PipelineStage;
@@ -176,7 +178,9 @@ interface Chain {
 
 function buildChain(stages: PipelineStage[], options: PipelineOptions): Chain {
   const cap = options.maxBuffered ?? DEFAULT_MAX_BUFFERED;
-  const processors = stages.map((stage, i) => makeProcessor(stage, cap, keptBySort(stages, i)));
+  // The clock is read once here, never by the expression evaluator.
+  const now = options.now ?? new Date();
+  const processors = stages.map((stage, i) => makeProcessor(stage, cap, keptBySort(stages, i), now));
   let out: Doc[] = [];
   const emits: Emit[] = [];
   for (let i = processors.length - 1; i >= 0; i--) {
@@ -205,12 +209,12 @@ function buildChain(stages: PipelineStage[], options: PipelineOptions): Chain {
   };
 }
 
-function makeProcessor(stage: PipelineStage, cap: number, keep: number | undefined): Processor {
+function makeProcessor(stage: PipelineStage, cap: number, keep: number | undefined, now: Date): Processor {
   switch (stage.op) {
     case '$match':
       return matchProcessor(stage.node);
     case '$group':
-      return groupProcessor(stage.spec, cap);
+      return groupProcessor(stage.spec, cap, now);
     case '$sort':
       return sortProcessor(stage.spec, cap, keep);
     case '$skip':
@@ -218,7 +222,7 @@ function makeProcessor(stage: PipelineStage, cap: number, keep: number | undefin
     case '$limit':
       return limitProcessor(stage.n);
     case '$project':
-      return projectProcessor(stage.projection);
+      return projectProcessor(stage.projection, now);
     case '$unwind':
       return unwindProcessor(stage.spec);
     default:

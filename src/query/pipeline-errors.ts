@@ -44,6 +44,13 @@ export const pipelineErrors = {
     'A pipeline expression uses an operator that is not supported; the message names it.',
     (op: string) => `Unsupported expression operator ${op}`,
   ),
+  badExpression: def(
+    'QUERY_BAD_EXPRESSION',
+    400,
+    'An expression operator was given operands of the wrong number, shape or type (when the pipeline is parsed ' +
+      'or when a document is evaluated); the message names the operator.',
+    (op: string, why: string) => `Bad ${op} expression: ${why}`,
+  ),
   bufferLimit: def(
     'QUERY_PIPELINE_BUFFER_LIMIT',
     400,

@@ -33,8 +33,8 @@ export function parseProjection(fields: unknown): Projection {
 }
 
 /**
- * Parses a $project stage (already converted from extended JSON): as a find projection, plus top-level computed fields (a field path "$a.b",
- * $literal, a constant string or document/array of those). It must name at least one field.
+ * Parses a $project stage (already converted from extended JSON): as a find projection, plus top-level computed
+ * fields (any aggregation expression: src/query/expr/). It must name at least one field.
  */
 export function parseProjectStage(spec: Value): Projection {
   const p = buildProjection(spec, true);
@@ -85,7 +85,7 @@ function collectEntries(spec: Doc, prefix: string[], computed: boolean, out: Ent
 
 function parseComputed(value: Value, path: string[], computed: boolean): Entry['node'] {
   const first = isDoc(value) ? Object.keys(value)[0] : undefined;
-  const isExpression = first === undefined || first === '$literal';
+  const isExpression = first === undefined || first.startsWith('$');
   if (!computed || !isExpression) {
     if (first !== undefined && first !== '$literal') throw pipelineErrors.unsupportedProjection(first);
     throw pipelineErrors.badProjection(`unsupported value for '${path.join('.')}' (use 1/0/true/false)`);
@@ -147,15 +147,18 @@ function addToTree(tree: Tree, path: string[], node: Entry['node']): void {
   cur.set(path[path.length - 1]!, node);
 }
 
-/** Applies a projection to a document (never mutated); fields keep the document's order. */
-export function applyProjection(doc: Doc, p: Projection): Doc {
+/**
+ * Applies a projection to a document (never mutated); fields keep the document's order. `now` is the pipeline's
+ * $$NOW for computed fields (only $project has them; a find projection never reads it).
+ */
+export function applyProjection(doc: Doc, p: Projection, now: Date = new Date()): Doc {
   if (p.kind === 'none') return cloneValue(doc);
   if (p.kind === 'exclusion') return excludeFields(doc, p.tree);
   const out = includeFields(doc, p.tree);
   // Computed fields come after the included ones, in the order the projection names them.
   for (const [key, node] of p.tree) {
     if (node.kind !== 'computed') continue;
-    const value = evaluate(node.expr, doc);
+    const value = evaluate(node.expr, doc, now);
     if (value !== undefined) setField(out, key, value);
   }
   return out;

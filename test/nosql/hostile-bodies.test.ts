@@ -192,3 +192,45 @@ describe('aggregation over a 1,000,000-element array', () => {
     expect(res.json).toMatchObject({ code: 'QUERY_TOO_LARGE' });
   });
 });
+
+describe('aggregation expressions that would grow without bound', () => {
+  it('a $reduce doubling an array, a quadratic $reduce, a huge $range → 400, each in under 5 s', async () => {
+    await w.ok('POST', 'preview', 'collection/challengeInstance/insert', { _id: 'expr', n: 1 });
+    const cases: Array<[unknown, string]> = [
+      [
+        {
+          $reduce: {
+            input: { $range: [0, 64] },
+            initialValue: [1],
+            in: { $concatArrays: ['$$value', '$$value'] },
+          },
+        },
+        'QUERY_TOO_LARGE',
+      ],
+      [
+        {
+          $reduce: {
+            input: { $range: [0, 200_000] },
+            initialValue: [],
+            in: { $concatArrays: ['$$value', ['$$this']] },
+          },
+        },
+        'QUERY_TOO_LARGE',
+      ],
+      [
+        { $reduce: { input: { $range: [0, 1_000_000] }, initialValue: [], in: ['$$value'] } },
+        'QUERY_TOO_LARGE',
+      ],
+      [{ $range: [0, 2_000_000_000] }, 'QUERY_BAD_EXPRESSION'],
+    ];
+    for (const [expr, code] of cases) {
+      const res = await post('challengeInstance/aggregate', [
+        { $match: { _id: 'expr' } },
+        { $project: { x: expr } },
+      ]);
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ code });
+      expect(res.ms).toBeLessThan(5000);
+    }
+  }, 60_000);
+});
