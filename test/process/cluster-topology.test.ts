@@ -16,6 +16,7 @@ const SECRET = 'topology-cluster-secret-0123456789abcdef';
 /** How long a change may take to reach a cluster (the bound). */
 const WITHIN_MS = 1000;
 
+// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
 type Json = Record<string, any>;
 
 async function call(url: string, method: string, headers: Record<string, string>, body?: unknown) {
