@@ -139,14 +139,24 @@ export interface ChildRow {
   row: string;
 }
 
+/**
+ * A Live snapshot's row as a cluster gets it: its secrets keep only the runtime credentials' hashes, never the
+ * sealed push credentials (a cluster sends no push). Columns are listed so that a json column keeps its key order;
+ * test/cluster/feed.test.ts checks the list against the table.
+ */
+const SNAPSHOT_COLUMNS = `s.id, s.api_key, s.kind, s.seq, s.created_at, s.created_by, s.description, s.config, s.meta,
+  CASE WHEN s.secrets IS NULL THEN NULL ELSE json_build_object('credentialHashes', s.secrets -> 'credentialHashes')
+  END AS secrets, s.published, s.published_at`;
+
 /** A game's replicated child rows: configuration, credentials, Live pointers and their snapshots, groups, collaborators. */
 export async function selectGameChildRows(db: Db, apiKeys: readonly string[]): Promise<ChildRow[]> {
   const { rows } = await db.query<ChildRow>(
     `SELECT 'game_configs' AS tbl, api_key, row_to_json(t)::text AS row FROM game_configs t WHERE api_key = ANY($1)
      UNION ALL SELECT 'config_credentials', api_key, row_to_json(t)::text FROM config_credentials t
        WHERE api_key = ANY($1)
-     UNION ALL SELECT 'admin_snapshots', s.api_key, row_to_json(s)::text FROM admin_snapshots s
-       JOIN live_snapshots l ON l.snapshot_id = s.id WHERE l.api_key = ANY($1)
+     UNION ALL SELECT 'admin_snapshots', s.api_key, row_to_json(x)::text FROM admin_snapshots s
+       JOIN live_snapshots l ON l.snapshot_id = s.id
+       CROSS JOIN LATERAL (SELECT ${SNAPSHOT_COLUMNS}) x WHERE l.api_key = ANY($1)
      UNION ALL SELECT 'live_snapshots', api_key, row_to_json(t)::text FROM live_snapshots t WHERE api_key = ANY($1)
      UNION ALL SELECT 'game_groups', api_key, row_to_json(t)::text FROM game_groups t WHERE api_key = ANY($1)
      UNION ALL SELECT 'collaborators', api_key, row_to_json(t)::text FROM collaborators t WHERE api_key = ANY($1)`,

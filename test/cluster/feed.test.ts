@@ -119,3 +119,36 @@ describe('cluster feed: pages, tombstones and late commits', () => {
     },
   );
 });
+
+describe('cluster feed: what a Live snapshot carries', () => {
+  it("a Live snapshot's row → every column of the table, its secrets without the sealed push credentials", async () => {
+    const control = await startTestServer({ PLAYBASE_ROLES: 'auth,config' });
+    try {
+      const owner = await createUser(control, `sealer-${randomBytes(4).toString('hex')}@feed.test`);
+      const game = await createGame(control, owner, 'sealed');
+      const db = control.store.pool;
+      await db.query(
+        `INSERT INTO admin_snapshots (id, api_key, kind, created_at, created_by, config, secrets)
+       VALUES ('snap-sealed', $1, 'game', now(), 'test', '{"b": 1, "a": 2}', $2)`,
+        [game, JSON.stringify({ credentialHashes: { server: 'h' }, pushSealed: 'sealed-blob' })],
+      );
+      await db.query(
+        `INSERT INTO live_snapshots (api_key, kind, snapshot_id, published_at) VALUES ($1, 'game', 'snap-sealed', now())`,
+        [game],
+      );
+      const answer = await readFeedAnswer(db, 'local', parseCursor(undefined), 1000);
+      const rows = answer.games.find((g) => g.apiKey === game)?.children?.admin_snapshots ?? [];
+      expect(rows).toHaveLength(1);
+      const row = JSON.parse(rows[0]!) as Record<string, unknown>;
+      expect(row.secrets).toEqual({ credentialHashes: { server: 'h' } });
+      expect(rows[0]).toContain('"config":{"b": 1, "a": 2}');
+      const columns = await db.query<{ name: string }>(
+        `SELECT column_name AS name FROM information_schema.columns
+       WHERE table_schema = current_schema() AND table_name = 'admin_snapshots' ORDER BY ordinal_position`,
+      );
+      expect(Object.keys(row)).toEqual(columns.rows.map((c) => c.name));
+    } finally {
+      await control.close();
+    }
+  });
+});
