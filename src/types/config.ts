@@ -86,6 +86,17 @@ export interface IndexedType {
   fields: { name: string; type: (typeof INDEXED_FIELD_TYPES)[number] }[];
 }
 
+/** Cloud Code folders, as in the original platform's export (issue 17). */
+export const SCRIPT_FOLDERS = ['event', 'request', 'response', 'system', 'callbacks', 'modules'] as const;
+export type ScriptFolder = (typeof SCRIPT_FOLDERS)[number];
+
+/** One Cloud Code script: `{folder}/{shortCode}` and its source. */
+export interface CloudScript {
+  folder: ScriptFolder;
+  shortCode: string;
+  script: string;
+}
+
 export interface CredentialView {
   '@id': string;
   name: string;
@@ -97,6 +108,8 @@ export interface ConfigDoc {
   '~runningTotals': RunningTotal[];
   '~leaderboards': Leaderboard[];
   '~indexedTypes': IndexedType[];
+  /** Cloud Code, travelling with the rest of the configuration (snapshots, publish, revert, copy, clusters). */
+  '~scripts'?: CloudScript[];
 }
 
 /** The whole configuration of a game: what GET /config?full=true answers and PUT /config takes. */
