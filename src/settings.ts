@@ -1,4 +1,5 @@
 // Settings: read once from the environment at start, validated, then passed down as a typed object.
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { SettingsError } from './settings-error.js';
@@ -64,8 +65,13 @@ export interface Settings {
     loginFailuresPerAccount: number;
     loginFailuresPerAddress: number;
   };
-  /** Connection timeouts (ms) of the HTTP server; see readHttp. */
+  /** Connection timeouts (ms) of the HTTP server, and the proxies trusted for the client's address; see readHttp. */
   http: {
+    /**
+     * PLAYBASE_TRUST_PROXY: false (unset), a number of proxy hops in front, or the proxies' addresses (IPs, CIDR
+     * ranges, `loopback`, `linklocal`, `uniquelocal`). Decides which `X-Forwarded-For` entry is the client.
+     */
+    trustProxy: false | number | string[];
     headersTimeoutMs: number;
     requestTimeoutMs: number;
     keepAliveTimeoutMs: number;
@@ -267,11 +273,44 @@ function readHttp(env: Env): Settings['http'] {
       'must not exceed PLAYBASE_HTTP_REQUEST_TIMEOUT_MS',
     );
   return {
+    trustProxy: readTrustProxy(env),
     headersTimeoutMs,
     requestTimeoutMs,
     keepAliveTimeoutMs: readInt(env, 'PLAYBASE_HTTP_KEEP_ALIVE_TIMEOUT_MS', 10_000, 100, 600_000),
     connectionTimeoutMs: readInt(env, 'PLAYBASE_HTTP_CONNECTION_TIMEOUT_MS', 900_000, 0, 86_400_000),
   };
+}
+
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * Which proxies' `X-Forwarded-For` is believed. Never "every hop": the left-most entries are whatever the client
+ * wrote, so trusting all of them lets a client pick the address its login failures are counted under.
+ */
+function readTrustProxy(env: Env): false | number | string[] {
+  const name = 'PLAYBASE_TRUST_PROXY';
+  const raw = env[name]?.trim() ?? '';
+  if (raw === '' || raw === 'false') return false;
+  if (/^\d+$/.test(raw)) return readInt(env, name, 0, 1, 10);
+  if (raw === 'true')
+    throw new SettingsError(
+      name,
+      'trusting every hop lets a client choose its own address: give the number of proxies in front (1) or their addresses',
+    );
+  const entries = raw.split(',').map((e) => e.trim());
+  for (const entry of entries) {
+    if (PROXY_RANGE_NAMES.includes(entry)) continue;
+    const [address, prefix, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxPrefix = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= maxPrefix);
+    if (family === 0 || !prefixOk || extra !== undefined)
+      throw new SettingsError(
+        name,
+        `"${entry}" is not an address, a CIDR range or one of ${PROXY_RANGE_NAMES.join(', ')} (or give a hop count)`,
+      );
+  }
+  return entries;
 }
 
 /**
