@@ -49,7 +49,7 @@ export async function logEvent(input: RequestInput): Promise<Answer> {
 }
 
 /** LB or LB.ATTR.VALUE: the leaderboard and the partition code ('' for the whole leaderboard). */
-function boardNamed(
+export function boardNamed(
   config: RuntimeConfig,
   code: string,
 ): { lb: LeaderboardPlan; partition: string } | undefined {
