@@ -378,6 +378,31 @@ describe(`player management (${storeKind})`, () => {
       expect((await w.api('DELETE', `players/${ids.eve}`)).statusCode).toBe(404);
     });
 
+    it('erase while the player’s events arrive: each event waits for the erase or is refused; nothing is left', async () => {
+      ids.gus = await w.player('gus');
+      await score('gus', 10);
+      const events = Array.from({ length: 40 }, (_, i) => score('gus', 20 + i, i % 2 ? 'GB' : 'FR'));
+      // The erase starts while the events are under way, some past their player check.
+      await new Promise((r) => setTimeout(r, 15));
+      const [erased, ...answers] = await Promise.all([w.okApi('DELETE', `players/${ids.gus}`), ...events]);
+      expect(erased.player).toBe(1);
+      for (const a of answers) if (a.error) expect(a.error).toEqual({ playerId: 'UNRECOGNISED' });
+      expect(await traces(id('gus'), 'gus')).toEqual({
+        documents: [],
+        entries: 0,
+        devices: 0,
+        failures: 0,
+        items: 0,
+      });
+      for (const c of await w.sql(
+        `SELECT (SELECT count(*) FROM runtime_entries e WHERE e.board_id = b.board_id) AS entries,
+                (SELECT coalesce(sum(n), 0) FROM runtime_rank_buckets r WHERE r.board_id = b.board_id) AS counted
+         FROM runtime_boards b WHERE b.game_id = $1`,
+        [w.apiKey],
+      ))
+        expect(Number(c.counted)).toBe(Number(c.entries));
+    });
+
     it('erase a device player: its device row goes, the device’s next login makes a new player', async () => {
       const erased = await w.okApi('DELETE', `players/${ids.device}`);
       expect(erased.devices).toBe(1);
