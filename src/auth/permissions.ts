@@ -57,6 +57,16 @@ export const CATALOGUE: PermissionKey[] = [
     description: 'Data Explorer: the mongo and data exports (1); the mongo and data imports (2).',
   },
   { key: 'nosql.data', description: 'The key-value data service: get and query (1); put and delete (2).' },
+  {
+    key: 'nosql.players',
+    description:
+      'Player management: search, read, export (1); edit, ban, unban, reset sessions, erase (2). Audited.',
+  },
+  {
+    key: 'nosql.leaderboards',
+    description:
+      'Leaderboard management: boards, entries, next reset (1); delete an entry, reset now (2). Audited.',
+  },
 ];
 
 const KNOWN = new Set(CATALOGUE.map((p) => p.key));
@@ -115,6 +125,8 @@ export const DEFAULT_GROUPS: Record<string, Permissions> = {
     nosql: 2,
     'nosql.admin': 2,
     'nosql.dataExplorer': 1,
+    'nosql.players': 2,
+    'nosql.leaderboards': 2,
     admin: 1,
     'admin.snapshots': 2,
     'admin.pushNotifications': 2,
