@@ -9125,6 +9125,10 @@ export interface operations {
                     update: {
                         [key: string]: unknown;
                     };
+                    /** @description one filter per $[<identifier>] of the update, on that identifier (e.g. [{"e.score": {"$gte": 10}}]) */
+                    arrayFilters?: {
+                        [key: string]: unknown;
+                    }[];
                     /** @default false */
                     multi?: boolean;
                     /** @default false */
@@ -9304,6 +9308,10 @@ export interface operations {
                     update?: {
                         [key: string]: unknown;
                     };
+                    /** @description one filter per $[<identifier>] of the update, on that identifier (e.g. [{"e.score": {"$gte": 10}}]) */
+                    arrayFilters?: {
+                        [key: string]: unknown;
+                    }[];
                     /**
                      * @description remove the document instead
                      * @default false
@@ -10135,6 +10143,10 @@ export interface operations {
                     update: {
                         [key: string]: unknown;
                     };
+                    /** @description one filter per $[<identifier>] of the update, on that identifier (e.g. [{"e.score": {"$gte": 10}}]) */
+                    arrayFilters?: {
+                        [key: string]: unknown;
+                    }[];
                     /** @default false */
                     multi?: boolean;
                     /** @default false */
@@ -10314,6 +10326,10 @@ export interface operations {
                     update?: {
                         [key: string]: unknown;
                     };
+                    /** @description one filter per $[<identifier>] of the update, on that identifier (e.g. [{"e.score": {"$gte": 10}}]) */
+                    arrayFilters?: {
+                        [key: string]: unknown;
+                    }[];
                     /**
                      * @description remove the document instead
                      * @default false

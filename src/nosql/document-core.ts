@@ -150,17 +150,23 @@ export interface UpdateAnswer {
   upsertedId: unknown;
 }
 
-/** `{query, update, multi, upsert}`; an upsert also needs the collection to allow INSERT. */
+/** `{query, update, arrayFilters, multi, upsert}`; an upsert also needs the collection to allow INSERT. */
 export async function updateBody(
   op: DocumentOp & { collection: CollectionEntry },
   db: pg.Pool,
   compute: DocumentCompute,
 ): Promise<UpdateAnswer> {
-  const b = objectBody(bodyValue(op.body), ['query', 'update', 'multi', 'upsert']);
+  const b = objectBody(bodyValue(op.body), ['query', 'update', 'arrayFilters', 'multi', 'upsert']);
   const upsert = flag(b, 'upsert');
   if (upsert) requireActions(op.collection, op.scope.stage, 'INSERT');
   if (b.update === undefined) throw nosqlErrors.badBody('update is required');
-  const request = { query: b.query, update: b.update, multi: flag(b, 'multi'), upsert };
+  const request = {
+    query: b.query,
+    update: b.update,
+    arrayFilters: b.arrayFilters,
+    multi: flag(b, 'multi'),
+    upsert,
+  };
   const out = await updateDocuments(db, op.scope, request, op.now, compute);
   return {
     matchedCount: out.matchedCount,

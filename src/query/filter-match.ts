@@ -5,8 +5,10 @@
 // equalityKey, and each path is walked once per document: n operands against an array of m elements cost
 // O(n + m), not O(n × m) (issue 20: a $pull {$in} of 10,000 values on 10,000 elements took 6 s).
 import { ObjectId } from 'bson';
+import { evaluateCondition } from './aggregate-expr.js';
 import { compareValues, typeRank } from './compare-values.js';
 import { type Cmp, type ElemPred, type FilterNode, isWholeArrayPred } from './filter.js';
+import { matchesBits } from './filter-bits.js';
 import { MISSING, type Reached, walkPath } from './path-walk.js';
 import { type Program, programOf } from './regex-nfa.js';
 import { runProgram, type StepBudget, stepBudgetOf } from './regex-vm.js';
@@ -44,6 +46,8 @@ function matchNode(node: FilterNode, doc: Doc, cache: ReachCache): boolean {
       return !matchNode(node.child, doc, cache);
     case 'path':
       return matchPath(node.parts, node.pred, doc, cache);
+    case 'expr':
+      return evaluateCondition(node.expr, doc, node.now);
   }
 }
 
@@ -126,6 +130,8 @@ export function matchesElement(pred: ElemPred, r: Reached): boolean {
       );
     case 'not':
       return !pred.preds.every((p) => matchesElement(p, r));
+    case 'bits':
+      return matchesBits(pred, r);
   }
 }
 
