@@ -41,7 +41,7 @@ export const documentTasks = {
   findAndModify: (op: DocumentOp & { collection: CollectionEntry }, db: pg.Pool | undefined) =>
     findAndModifyBody(op, needDb(db)),
   distinct: (op: DocumentOp, db: pg.Pool | undefined) => distinctBody(op, needDb(db)),
-  render: async (input: { texts: string[]; fields: unknown }) => renderDocuments(input),
+  render: async (input: { texts: string[]; fields: unknown; query?: unknown }) => renderDocuments(input),
   apply: async (input: ApplyInput) => applyToStored(input),
 };
 

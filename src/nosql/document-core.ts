@@ -7,6 +7,7 @@ import { parsePipeline } from '../query/aggregate.js';
 import { queryErrors } from '../query/errors.js';
 import { parseFilter } from '../query/filter.js';
 import { type Hint, parseFindOptions } from '../query/find-options.js';
+import { matchPosition } from '../query/match-position.js';
 import { applyProjection, parseProjection } from '../query/projection.js';
 import { toWire } from '../query/values.js';
 import {
@@ -47,6 +48,7 @@ const FIND_FIELDS = ['query', 'fields', 'sort', 'skip', 'limit', 'hint', 'commen
 
 interface FindRead {
   fields: unknown;
+  query: unknown;
   plan: ReadPlan;
   hint: Hint | undefined;
 }
@@ -55,7 +57,8 @@ function readFind(raw: unknown): FindRead {
   const options = parseFindOptions(objectBody(raw, FIND_FIELDS));
   parseProjection(options.fields);
   const { filter, sort, skip, limit, maxTimeMs } = options;
-  return { fields: options.fields, plan: { filter, sort, skip, limit, maxTimeMs }, hint: options.hint };
+  const plan = { filter, sort, skip, limit, maxTimeMs };
+  return { fields: options.fields, query: (raw as { query?: unknown }).query, plan, hint: options.hint };
 }
 
 /**
@@ -94,21 +97,28 @@ async function arrayText(batches: AsyncIterable<string[]>): Promise<string> {
   return `[${parts.join(',')}]`;
 }
 
-/** Stored documents as wire JSON, projected. */
-export function renderDocuments(input: { texts: string[]; fields: unknown }): string[] {
+/**
+ * Stored documents as wire JSON, projected. A positional projection (`field.$`) reads the position the query
+ * matched in each document (match-position.ts).
+ */
+export function renderDocuments(input: { texts: string[]; fields: unknown; query?: unknown }): string[] {
   const projection = parseProjection(input.fields);
+  const filter = projection.positional ? parseFilter(input.query) : undefined;
+  const now = new Date();
   return input.texts.map((text) => {
     const doc = parseStored(text);
-    return wireText(projection.kind === 'none' ? doc : applyProjection(doc, projection));
+    if (projection.kind === 'none') return wireText(doc);
+    const position = filter === undefined ? undefined : matchPosition(filter, doc);
+    return wireText(applyProjection(doc, projection, now, position));
   });
 }
 
 export async function findDocuments(op: DocumentOp, db: pg.Pool, compute: DocumentCompute): Promise<string> {
-  const { fields, plan, hint } = readFind(bodyValue(op.body));
+  const { fields, query, plan, hint } = readFind(bodyValue(op.body));
   await checkHint(db, op.scope, hint);
   async function* rendered() {
     for await (const texts of readTextBatches(db, op.scope, plan)) {
-      yield await compute.run('render', { texts, fields }, textLength(texts));
+      yield await compute.run('render', { texts, fields, query }, textLength(texts));
     }
   }
   return arrayText(rendered());

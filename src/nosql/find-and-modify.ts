@@ -7,6 +7,7 @@ import { parseFieldPath } from '../query/field-path.js';
 import { type FilterNode, matchesFilter, parseFilter } from '../query/filter.js';
 import { needsResidual } from '../query/filter-residual.js';
 import { encodeKey } from '../query/key-encoding.js';
+import { matchPosition } from '../query/match-position.js';
 import { EMPTY_ARRAY, MISSING, walkPath } from '../query/path-walk.js';
 import { applyProjection, parseProjection } from '../query/projection.js';
 import { compileSort, parseSort } from '../query/sort.js';
@@ -41,9 +42,15 @@ const FIND_AND_MODIFY_FIELDS = [
 /** Rows read per statement while a residual filter ($expr, bitwise operators) looks for the first real match. */
 const RESIDUAL_BATCH = 100;
 
-function answer(doc: Doc | null, fields: ReturnType<typeof parseProjection>, last: LastError): string {
-  const value = doc === null ? null : toWire(fields.kind === 'none' ? doc : applyProjection(doc, fields));
-  return JSON.stringify({ value, lastErrorObject: last });
+function answer(
+  doc: Doc | null,
+  fields: ReturnType<typeof parseProjection>,
+  last: LastError,
+  position?: number,
+): string {
+  const projected =
+    doc === null || fields.kind === 'none' ? doc : applyProjection(doc, fields, new Date(), position);
+  return JSON.stringify({ value: projected === null ? null : toWire(projected), lastErrorObject: last });
 }
 
 /**
@@ -83,16 +90,18 @@ export async function findAndModifyBody(
       return answer(returnNew ? doc : null, fields, last);
     }
     const before = parseStored(row.doc);
+    // The position the query matched in the document found, for a `$` of the update or of the projection.
+    const matched = fields.positional ? matchPosition(filter, before) : undefined;
     if (!spec) {
       await removeById(client, op.scope, row.id);
-      return answer(before, fields, { n: 1 });
+      return answer(before, fields, { n: 1 }, matched);
     }
     const position = positionFor(spec, filter, before);
     const result = applyUpdate(before, spec, { now: new Date(op.now), isInsert: false, position });
     if (result.changed) {
       await writeBack(client, op.scope, [row.id], utils.prepareValue([storedDocument(result.doc)]) as string);
     }
-    return answer(returnNew ? result.doc : before, fields, { n: 1, updatedExisting: true });
+    return answer(returnNew ? result.doc : before, fields, { n: 1, updatedExisting: true }, matched);
   });
 }
 

@@ -148,7 +148,7 @@ function matchPath(parts: string[], preds: ElemPred[], doc: Doc, d: Details): bo
 }
 
 /** The index of the element an $elemMatch matched (MongoDB records it itself). */
-function elemMatchIndex(pred: ElemPred, arr: Value[]): number | undefined {
+export function elemMatchIndex(pred: ElemPred, arr: Value[]): number | undefined {
   if (pred.op === 'elemMatchValue') {
     const i = arr.findIndex((e) => pred.preds.every((p) => matchesElement(p, e)));
     return i < 0 ? undefined : i;

@@ -264,3 +264,62 @@ describe('$expr and the bitwise operators over HTTP', () => {
     }
   });
 });
+
+describe('projection operators of find over HTTP', () => {
+  it('$slice, $elemMatch, positional and expressions in find and findAndModify fields', async () => {
+    const c = await collectionWith([
+      {
+        _id: 1,
+        name: 'Ada',
+        scores: [3, 9, 4, 8],
+        items: [
+          { k: 'a', n: 1 },
+          { k: 'b', n: 2 },
+        ],
+      },
+    ]);
+    expect(await find(c, { fields: { scores: { $slice: -2 } } })).toEqual([
+      {
+        _id: 1,
+        name: 'Ada',
+        scores: [4, 8],
+        items: [
+          { k: 'a', n: 1 },
+          { k: 'b', n: 2 },
+        ],
+      },
+    ]);
+    expect(await find(c, { fields: { items: { $elemMatch: { n: { $gt: 1 } } }, name: 1 } })).toEqual([
+      { _id: 1, name: 'Ada', items: [{ k: 'b', n: 2 }] },
+    ]);
+    expect(await find(c, { query: { scores: { $gt: 5 } }, fields: { 'scores.$': 1 } })).toEqual([
+      { _id: 1, scores: [9] },
+    ]);
+    expect(await find(c, { fields: { first: { $arrayElemAt: ['$scores', 0] }, _id: 0 } })).toEqual([
+      { first: 3 },
+    ]);
+    const fam = await post(c, 'findAndModify', {
+      query: { 'items.k': 'b' },
+      update: { $inc: { 'items.$.n': 1 } },
+      new: true,
+      fields: { 'items.$': 1 },
+    });
+    expect((fam.json as Json).value).toEqual({ _id: 1, items: [{ k: 'b', n: 3 }] });
+  });
+
+  it('bad projection operands → 400 naming the operator', async () => {
+    const c = await collectionWith([{ _id: 1, a: [1, 2] }]);
+    for (const [fields, op] of [
+      [{ a: { $slice: 'x' } }, '$slice'],
+      [{ a: { $slice: [1, 0] } }, '$slice'],
+      [{ 'a.b': { $elemMatch: { c: 1 } } }, '$elemMatch'],
+      [{ 'a.$': 1 }, '.$'],
+      [{ x: { $frob: 1 } }, '$frob'],
+      [{ s: { $meta: 'textScore' } }, '$meta'],
+    ] as const) {
+      const res = await post(c, 'find', { query: {}, fields });
+      expect(res.status).toBe(400);
+      expect((res.json as Json).message).toContain(op);
+    }
+  });
+});
