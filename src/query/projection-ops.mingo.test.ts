@@ -28,14 +28,15 @@ const exprArg = fc.oneof(
   fc.constantFrom('$a', '$b', '$c').map((f) => ({ $isArray: f }) as Value),
 );
 
-const opArb: fc.Arbitrary<[string, Value, 'slice' | 'elemMatch' | 'expr']> = fc.oneof(
+type Op = [string, Value, 'slice' | 'elemMatch' | 'expr'];
+const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc
     .tuple(fc.constantFrom('a', 'b', 'c', 'b.a'), sliceArg)
-    .map(([p, s]) => [p, { $slice: s } as Value, 'slice']),
+    .map(([p, s]): Op => [p, { $slice: s } as Value, 'slice']),
   fc
     .tuple(fc.constantFrom('a', 'b', 'c'), elemMatchArg)
-    .map(([p, e]) => [p, { $elemMatch: e } as Value, 'elemMatch']),
-  fc.tuple(fc.constantFrom('x', 'y'), exprArg).map(([p, e]) => [p, e, 'expr']),
+    .map(([p, e]): Op => [p, { $elemMatch: e } as Value, 'elemMatch']),
+  fc.tuple(fc.constantFrom('x', 'y'), exprArg).map(([p, e]): Op => [p, e, 'expr']),
 );
 
 const projectionArb = fc
