@@ -1,6 +1,6 @@
 // Differential test of $expr and the bitwise query operators: generated documents (arrays, nulls, missing
 // fields, ints, doubles and longs) and filters through matchesFilter and mingo's Query. A mismatch must be a
-// known deviation (docs/query-engine.md, "$expr, bitwise operators: mingo deviations").
+// known deviation (docs/query-engine-js.md, rows B and E1/E2).
 import fc from 'fast-check';
 import { Query } from 'mingo';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // Differential test of positional updates ($, $[], $[<identifier>] with arrayFilters) against mingo's updater,
 // on generated documents whose arrays hold numbers of mixed kinds, strings, nulls, documents and gaps.
-// Every mismatch must be a known deviation (docs/query-engine.md, "Positional updates: mingo deviations").
+// Every mismatch must be a known deviation (docs/query-engine-js.md, rows PU1-PU4).
 import fc from 'fast-check';
 import { update as mingoUpdate } from 'mingo';
 import { describe, expect, it } from 'vitest';
@@ -120,23 +120,23 @@ const arrayOf = (doc: Doc) => (Array.isArray(doc.a) ? (doc.a as Value[]) : undef
 
 /** The known deviation explaining a mismatch, or null. */
 function deviation(c: Case, o: Outcome, t: Outcome): string | null {
-  // P1: MongoDB refuses an operator on the wrong type or a path through a scalar (and $[] on a missing or
+  // PU1: MongoDB refuses an operator on the wrong type or a path through a scalar (and $[] on a missing or
   // non-array field, and $ without a recorded position); mingo skips the element or the whole update.
-  if (!o.ok && ['UPDATE_TYPE_MISMATCH', 'UPDATE_PATH_NOT_VIABLE'].includes(o.code)) return 'P1';
+  if (!o.ok && ['UPDATE_TYPE_MISMATCH', 'UPDATE_PATH_NOT_VIABLE'].includes(o.code)) return 'PU1';
   const arr = arrayOf(c.doc);
   const noPosition = show(c.update).includes('a.$"') || show(c.update).includes('a.$.');
   if (!o.ok && o.code === 'UPDATE_BAD_POSITIONAL') {
-    if (arr === undefined) return 'P1';
-    if (noPosition && matchPosition(parseFilter(c.query), c.doc) === undefined) return 'P1';
+    if (arr === undefined) return 'PU1';
+    if (noPosition && matchPosition(parseFilter(c.query), c.doc) === undefined) return 'PU1';
     return null;
   }
   if (!o.ok || !t.ok) return null;
-  // P2: mingo's $[] and $[e] skip elements its setter cannot reach (a scalar for a.$[].b); MongoDB refuses
+  // PU2: mingo's $[] and $[e] skip elements its setter cannot reach (a scalar for a.$[].b); MongoDB refuses
   // (covered by P1). Its $unset of an element deletes it (leaving a hole); MongoDB sets it to null.
-  if (c.update.$unset !== undefined) return 'P2';
-  // P3: a null operand in the query or an array filter: MongoDB's null also matches a missing field ($gte and
+  if (c.update.$unset !== undefined) return 'PU2';
+  // PU3: a null operand in the query or an array filter: MongoDB's null also matches a missing field ($gte and
   // $lte null too), mingo's does not (filter deviation 5 of docs/query-engine.md).
-  if (show([c.query, c.arrayFilters]).includes('null')) return 'P3';
+  if (show([c.query, c.arrayFilters]).includes('null')) return 'PU3';
   return null;
 }
 
