@@ -54,11 +54,12 @@ interface FindRead {
 }
 
 function readFind(raw: unknown): FindRead {
-  const options = parseFindOptions(objectBody(raw, FIND_FIELDS));
+  const body = objectBody(raw, FIND_FIELDS);
+  const options = parseFindOptions(body);
   parseProjection(options.fields);
   const { filter, sort, skip, limit, maxTimeMs } = options;
   const plan = { filter, sort, skip, limit, maxTimeMs };
-  return { fields: options.fields, query: (raw as { query?: unknown }).query, plan, hint: options.hint };
+  return { fields: options.fields, query: body.query, plan, hint: options.hint };
 }
 
 /**
