@@ -5,7 +5,8 @@
 // equalityKey, and each path is walked once per document: n operands against an array of m elements cost
 // O(n + m), not O(n × m) (issue 20: a $pull {$in} of 10,000 values on 10,000 elements took 6 s).
 import { ObjectId } from 'bson';
-import { evaluateCondition } from './aggregate-expr.js';
+import { truthy } from './expr/args.js';
+import { evalExpr } from './expr/index.js';
 import { compareValues, typeRank } from './compare-values.js';
 import { type Cmp, type ElemPred, type FilterNode, isWholeArrayPred } from './filter.js';
 import { matchesBits } from './filter-bits.js';
@@ -46,8 +47,10 @@ function matchNode(node: FilterNode, doc: Doc, cache: ReachCache): boolean {
       return !matchNode(node.child, doc, cache);
     case 'path':
       return matchPath(node.parts, node.pred, doc, cache);
-    case 'expr':
-      return evaluateCondition(node.expr, doc, node.now);
+    case 'expr': {
+      const ctx = { root: doc, current: doc, vars: new Map(), now: node.now, budget: node.budget };
+      return truthy(evalExpr(node.expr, ctx));
+    }
   }
 }
 

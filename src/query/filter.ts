@@ -1,5 +1,6 @@
 // MongoDB filters: parsed and validated into a FilterNode tree; compiled to SQL or evaluated in JS elsewhere.
 import { type Expr, parseExpression } from './aggregate-expr.js';
+import { MAX_EXPR_WORK } from './expr/core.js';
 import { queryErrors } from './errors.js';
 import { parseFieldPath } from './field-path.js';
 import { BITS_OPERATORS, type BitsPred, parseBits } from './filter-bits.js';
@@ -33,8 +34,11 @@ export type FilterNode =
   /** True when some element the path reaches satisfies pred. */
   | { kind: 'path'; path: string; parts: string[]; pred: ElemPred }
   | { kind: 'const'; value: boolean }
-  /** `$expr`: an aggregation expression's truthiness, with the operation's $$NOW (JavaScript only). */
-  | { kind: 'expr'; expr: Expr; now: Date };
+  /**
+   * `$expr`: an aggregation expression's truthiness, with the operation's $$NOW (JavaScript only). Its work
+   * budget is shared by every document the operation tests (as the $regex step budget is).
+   */
+  | { kind: 'expr'; expr: Expr; now: Date; budget: { left: number } };
 
 /** $size and $elemMatch look at a leaf array as a whole; everything else also at its elements. */
 export function isWholeArrayPred(pred: ElemPred): boolean {
@@ -80,7 +84,7 @@ function parseTopOperator(op: string, raw: unknown): FilterNode {
     if (parsing.elemMatch > 0)
       throw queryErrors.badOperand('$expr', '', 'can only be applied to the top-level document');
     const expr = parseExpression(fromWire(raw, { allowDollarKeys: true }, '$expr'), '$expr');
-    return { kind: 'expr', expr, now: parsing.now ?? new Date() };
+    return { kind: 'expr', expr, now: parsing.now ?? new Date(), budget: { left: MAX_EXPR_WORK } };
   }
   if (op !== '$and' && op !== '$or' && op !== '$nor') throw queryErrors.unknownOperator(op);
   if (!Array.isArray(raw) || raw.length === 0)
