@@ -5,9 +5,9 @@
 // equalityKey, and each path is walked once per document: n operands against an array of m elements cost
 // O(n + m), not O(n × m) (issue 20: a $pull {$in} of 10,000 values on 10,000 elements took 6 s).
 import { ObjectId } from 'bson';
+import { compareValues, typeRank } from './compare-values.js';
 import { truthy } from './expr/args.js';
 import { evalExpr } from './expr/index.js';
-import { compareValues, typeRank } from './compare-values.js';
 import { type Cmp, type ElemPred, type FilterNode, isWholeArrayPred } from './filter.js';
 import { matchesBits } from './filter-bits.js';
 import { MISSING, type Reached, walkPath } from './path-walk.js';

@@ -1,7 +1,7 @@
 // MongoDB filters: parsed and validated into a FilterNode tree; compiled to SQL or evaluated in JS elsewhere.
 import { type Expr, parseExpression } from './aggregate-expr.js';
-import { MAX_EXPR_WORK } from './expr/core.js';
 import { queryErrors } from './errors.js';
+import { MAX_EXPR_WORK } from './expr/core.js';
 import { parseFieldPath } from './field-path.js';
 import { BITS_OPERATORS, type BitsPred, parseBits } from './filter-bits.js';
 import { parseType } from './filter-type.js';
