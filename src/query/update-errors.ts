@@ -23,7 +23,7 @@ export const updateErrors = {
   unsupported: def(
     'UPDATE_UNSUPPORTED_FEATURE',
     400,
-    'The update uses a feature of a supported operator that is not implemented (positional paths, timestamps...).',
+    'The update uses a feature of a supported operator that is not implemented (timestamps, pipeline updates...).',
     (what: string) => `${what} is not supported`,
   ),
   pathConflict: def(
