@@ -130,7 +130,7 @@ export function writeChild(container: Container, key: string, value: Value, full
     setField(container, key, value);
     return;
   }
-  checkIndex(key, fullPath.split('.'));
+  if (key.length > 1 && key.startsWith('0')) checkIndex(key, fullPath.split('.'));
   const index = Number(key);
   const padding = index - container.length;
   if (padding > MAX_ARRAY_PADDING) {

@@ -9,7 +9,7 @@ import { comparePaths, readChild } from './update-paths.js';
 import { type Doc, isDoc, type Value } from './values.js';
 
 /** Array elements one update may visit through $[] and $[<identifier>] in one document. */
-export const MAX_POSITIONAL_VISITS = 4_000_000;
+export const MAX_POSITIONAL_VISITS = 1_000_000;
 
 const IDENTIFIER = /^[a-z][a-zA-Z0-9]*$/;
 
@@ -145,6 +145,8 @@ export function resolveActions(
     if (!action.path.some(isPositionalPart)) out.push({ action, path: action.path });
     else expand(ex, action, 0, [], doc, out);
   }
+  // One action's paths come out distinct, side by side and in index order: nothing to sort or check.
+  if (actions.length === 1) return out;
   out.sort((a, b) => comparePaths(a.path, b.path));
   for (let i = 1; i < out.length; i++) {
     const prev = out[i - 1]!.path;
@@ -193,9 +195,15 @@ function expand(
           'array elements an update visits through $[] and $[<identifier>]',
           MAX_POSITIONAL_VISITS,
         );
-      arr.forEach((e, idx) => {
-        if (matches === undefined || matches[idx]) expand(ex, action, i + 1, [...path, String(idx)], e, out);
-      });
+      const last = i === parts.length - 1;
+      for (let idx = 0; idx < arr.length; idx++) {
+        if (matches !== undefined && !matches[idx]) continue;
+        const at = path.slice();
+        at.push(String(idx));
+        // A leaf element is a path already; deeper parts go on resolving.
+        if (last) out.push({ action, path: at });
+        else expand(ex, action, i + 1, at, arr[idx], out);
+      }
       return;
     } else {
       path.push(part);
