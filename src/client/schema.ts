@@ -9537,6 +9537,10 @@ export interface operations {
                     update: {
                         [key: string]: unknown;
                     };
+                    /** @description one filter per $[<identifier>] of the update, on that identifier (e.g. [{"e.score": {"$gte": 10}}]) */
+                    arrayFilters?: {
+                        [key: string]: unknown;
+                    }[];
                     /** @default false */
                     multi?: boolean;
                     /** @default false */
@@ -9716,6 +9720,10 @@ export interface operations {
                     update?: {
                         [key: string]: unknown;
                     };
+                    /** @description one filter per $[<identifier>] of the update, on that identifier (e.g. [{"e.score": {"$gte": 10}}]) */
+                    arrayFilters?: {
+                        [key: string]: unknown;
+                    }[];
                     /**
                      * @description remove the document instead
                      * @default false
@@ -10547,6 +10555,10 @@ export interface operations {
                     update: {
                         [key: string]: unknown;
                     };
+                    /** @description one filter per $[<identifier>] of the update, on that identifier (e.g. [{"e.score": {"$gte": 10}}]) */
+                    arrayFilters?: {
+                        [key: string]: unknown;
+                    }[];
                     /** @default false */
                     multi?: boolean;
                     /** @default false */
@@ -10726,6 +10738,10 @@ export interface operations {
                     update?: {
                         [key: string]: unknown;
                     };
+                    /** @description one filter per $[<identifier>] of the update, on that identifier (e.g. [{"e.score": {"$gte": 10}}]) */
+                    arrayFilters?: {
+                        [key: string]: unknown;
+                    }[];
                     /**
                      * @description remove the document instead
                      * @default false
