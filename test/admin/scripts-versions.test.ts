@@ -1,5 +1,6 @@
 // Cloud Code scripts are configuration: snapshots hold them, publish makes them Live (Preview keeps the working
 // copy), revert brings them back, copy carries them to another game, and the stage configurations show each.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadStageConfig } from '../../src/config/stages.js';
 import { type Headers, startWorld, type World } from './world.js';
@@ -75,6 +76,17 @@ describe('revert', () => {
     expect(await scriptsOf(w.apiKey)).toEqual(V1);
     expect((await ok('GET', `${snaps}/${res.autosave.id}?full=true`)).config['~scripts']).toEqual(before);
     expect(await stage(w.apiKey, 'preview')).toEqual(V1);
+    // The audit entry keeps the scripts by size and SHA-256, as configuration writes do.
+    const [entry] = (await ok('GET', url(w.apiKey, '/admin/audit?action=snapshot'))).entries;
+    expect(entry).toMatchObject({ action: 'snapshot.revert', target: s1 });
+    expect(entry.after['~scripts'][2]).toEqual({
+      folder: 'modules',
+      shortCode: 'UTILS',
+      size: V1[2]?.script.length,
+      sha256: createHash('sha256')
+        .update(V1[2]?.script ?? '')
+        .digest('hex'),
+    });
   });
 
   it('revert to a snapshot from before any script → no scripts', async () => {
