@@ -126,12 +126,10 @@ describe('what a script name points at', () => {
 
   it('the request classes are those of the runtime API', () => {
     expect([...RUNTIME_REQUEST_CLASSES].sort()).toEqual(Object.keys(RUNTIME_REQUESTS).sort());
+    type Answer = { properties: { '@class': { const: string } } };
     for (const [request, response] of Object.entries(RESPONSE_CLASS_OF)) {
-      expect(
-        (RUNTIME_REQUESTS[request]?.answer as { properties: { '@class': { const: string } } }).properties[
-          '@class'
-        ].const,
-      ).toBe(`.${response}`);
+      const answer = RUNTIME_REQUESTS[request]?.answer as Answer | undefined;
+      expect(answer?.properties['@class'].const).toBe(`.${response}`);
     }
   });
 
