@@ -73,6 +73,17 @@ describe('PUT, GET, list, DELETE', () => {
   });
 });
 
+describe('concurrency', () => {
+  it('8 concurrent PUTs of different scripts → 200 each, and every one kept', async () => {
+    const codes = Array.from({ length: 8 }, (_, i) => `PAR${i}`);
+    const answers = await Promise.all(codes.map((c) => put(`modules/${c}`, `var ${c} = ${c.length};`)));
+    expect(answers.map((a) => a.statusCode)).toEqual(codes.map(() => 200));
+    const held = (await w.ok('GET', scripts)).map((e: { shortCode: string }) => e.shortCode);
+    expect(codes.filter((c) => !held.includes(c))).toEqual([]);
+    await Promise.all(codes.map((c) => w.ok('DELETE', `${scripts}/modules/${c}`)));
+  });
+});
+
 describe('syntax', () => {
   it('a syntax error → 400 SCRIPT_SYNTAX_ERROR with line and column in details; nothing stored', async () => {
     const res = await put('modules/BROKEN', 'var ok = 1;\nvar x = {\n  a: 1,,\n};\n');
