@@ -25,6 +25,8 @@ export function syntaxProblem(source: string): SyntaxProblem | undefined {
     Parser.parse(source, { ecmaVersion: ECMA_VERSION, sourceType: 'script', locations: false });
     return undefined;
   } catch (e) {
+    // A nesting deeper than the stack (acorn usually says so itself, as a SyntaxError) is a script that cannot run.
+    if (e instanceof RangeError) return { message: 'nesting too deep to parse', line: 1, column: 1 };
     const err = e as SyntaxError & { loc?: { line: number; column: number } };
     if (!(err instanceof SyntaxError) || !err.loc) throw e;
     // acorn appends " (line:column)" to its message; the detail carries them as fields.

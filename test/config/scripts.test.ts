@@ -96,6 +96,13 @@ describe('syntax', () => {
     expect((await w.call('GET', `${scripts}/modules/BROKEN`, w.owner)).statusCode).toBe(404);
   });
 
+  it("nesting deeper than the parser's stack (100 000 brackets) → 400 SCRIPT_SYNTAX_ERROR, never 500", async () => {
+    for (const source of ['['.repeat(100_000), `${'('.repeat(100_000)}1${')'.repeat(100_000)}`]) {
+      const res = await put('modules/DEEP', source);
+      expect([res.statusCode, res.json().code]).toEqual([400, 'SCRIPT_SYNTAX_ERROR']);
+    }
+  });
+
   it('ES5 with const/let, and ES2020 (arrows, classes, templates, ?. and ??) pass; import/export do not', async () => {
     const es2020 =
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a script, not a template
