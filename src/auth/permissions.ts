@@ -37,6 +37,10 @@ export const CATALOGUE: PermissionKey[] = [
     description: 'APNs and FCM credentials (stored encrypted, never returned).',
   },
   {
+    key: 'configurator.cloudCode',
+    description: 'Cloud Code scripts: list, read, export (1); write, delete, import (2).',
+  },
+  {
     key: 'configurator.config',
     description: 'The whole configuration document: GET /config (1), PUT /config (2).',
   },

@@ -734,6 +734,59 @@ export interface paths {
         patch: operations["patchIndexedType"];
         trace?: never;
     };
+    "/restv2/game/{apiKey}/config/~scripts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Cloud Code scripts (no sources): folder, short code, size and SHA-256 */
+        get: operations["listScripts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/restv2/game/{apiKey}/config/~scripts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download the scripts as a zip in the original platform layout (event/, request/, modules/...) */
+        get: operations["exportScripts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/restv2/game/{apiKey}/config/~scripts/{folder}/{shortCode}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a script and its source */
+        get: operations["getScript"];
+        /** Create or replace a script (syntax, what its name points at and sizes checked) */
+        put: operations["putScript"];
+        post?: never;
+        /** Delete a script */
+        delete: operations["deleteScript"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/restv2/game/{apiKey}/admin/audit": {
         parameters: {
             query?: never;
@@ -1200,6 +1253,23 @@ export interface paths {
         get: operations["getClusterChanges"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/restv2/game/{apiKey}/config/~scripts/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make the scripts those of a zip in the export layout (?dryRun=true: answer the changes only) */
+        post: operations["importScripts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4325,6 +4395,11 @@ export interface operations {
                             "@id": string;
                             name: string;
                         }[];
+                        "~scripts"?: {
+                            folder: string;
+                            shortCode: string;
+                            script: string;
+                        }[];
                     };
                 };
             };
@@ -4497,6 +4572,12 @@ export interface operations {
                         "@id"?: string;
                         name: string;
                     }[];
+                    "~scripts"?: {
+                        /** @enum {unknown} */
+                        folder: "event" | "request" | "response" | "system" | "callbacks" | "modules";
+                        shortCode: string;
+                        script: string;
+                    }[];
                 };
             };
         };
@@ -4655,6 +4736,11 @@ export interface operations {
                         "~credentials": {
                             "@id": string;
                             name: string;
+                        }[];
+                        "~scripts"?: {
+                            folder: string;
+                            shortCode: string;
+                            script: string;
                         }[];
                     };
                 };
@@ -6917,6 +7003,178 @@ export interface operations {
             };
         };
     };
+    listScripts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "folder": "event",
+                     *         "shortCode": "winRace",
+                     *         "size": 61,
+                     *         "sha256": "5f2b7c1e9a0d4c3b8e6f1a2d3c4b5a69788796a5b4c3d2e1f0a9b8c7d6e5f4a3"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        folder: string;
+                        shortCode: string;
+                        size: number;
+                        sha256: string;
+                    }[];
+                };
+            };
+        };
+    };
+    exportScripts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the scripts: <folder>/<shortCode>.js */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (zip of event/winRace.js, modules/UTILS.js, ...) */
+                    "application/zip": string;
+                };
+            };
+        };
+    };
+    getScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                folder: "event" | "request" | "response" | "system" | "callbacks" | "modules";
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "folder": "event",
+                     *       "shortCode": "winRace",
+                     *       "script": "// Cloud Code for winRace\nSpark.setScriptData(\"ok\", true);\n"
+                     *     }
+                     */
+                    "application/json": {
+                        folder: string;
+                        shortCode: string;
+                        script: string;
+                    };
+                };
+            };
+        };
+    };
+    putScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                folder: "event" | "request" | "response" | "system" | "callbacks" | "modules";
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "script": "// Cloud Code for winRace\nSpark.setScriptData(\"ok\", true);\n"
+                 *     }
+                 */
+                "application/json": {
+                    script: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "folder": "event",
+                     *       "shortCode": "winRace",
+                     *       "script": "// Cloud Code for winRace\nSpark.setScriptData(\"ok\", true);\n"
+                     *     }
+                     */
+                    "application/json": {
+                        folder: string;
+                        shortCode: string;
+                        script: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                folder: "event" | "request" | "response" | "system" | "callbacks" | "modules";
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "SUCCESS"
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     listAudit: {
         parameters: {
             query?: {
@@ -8944,6 +9202,76 @@ export interface operations {
                             children: {
                                 [key: string]: string[];
                             } | null;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    importScripts: {
+        parameters: {
+            query?: {
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                apiKey: string;
+            };
+            cookie?: never;
+        };
+        /** @description a zip in the export layout (application/zip, application/x-zip-compressed, application/octet-stream; at most 4194304 bytes) */
+        requestBody: {
+            content: {
+                /** @example (zip of event/winRace.js, modules/UTILS.js, ...) */
+                "application/zip": unknown;
+                /** @example (zip of event/winRace.js, modules/UTILS.js, ...) */
+                "application/x-zip-compressed": unknown;
+                /** @example (zip of event/winRace.js, modules/UTILS.js, ...) */
+                "application/octet-stream": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dryRun": true,
+                     *       "added": [
+                     *         "modules/UTILS.js"
+                     *       ],
+                     *       "changed": [
+                     *         "event/winRace.js"
+                     *       ],
+                     *       "deleted": [
+                     *         "response/LogEventResponse.js"
+                     *       ],
+                     *       "unchanged": [],
+                     *       "refused": [
+                     *         {
+                     *           "file": "rtScript/match.js",
+                     *           "reason": "folder rtScript is not supported"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        dryRun: boolean;
+                        /** @description files whose script is new */
+                        added: string[];
+                        /** @description files that replace a script */
+                        changed: string[];
+                        /** @description scripts the zip does not hold (deleted) */
+                        deleted: string[];
+                        /** @description files equal to their script */
+                        unchanged: string[];
+                        /** @description files not applied, and why; a script of the same name is kept */
+                        refused: {
+                            file: string;
+                            reason: string;
                         }[];
                     };
                 };
