@@ -418,7 +418,8 @@ export interface paths {
         delete: operations["deleteGame"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Rename a game */
+        patch: operations["renameGame"];
         trace?: never;
     };
     "/restv2/game/{apiKey}/restore": {
@@ -3721,6 +3722,55 @@ export interface operations {
                      */
                     "application/json": {
                         message: string;
+                    };
+                };
+            };
+        };
+    };
+    renameGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Space Miners 2"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiKey": "k7Qd2mXp9LwZ4rTb8nYc",
+                     *       "name": "Space Miners",
+                     *       "cluster": "local",
+                     *       "owner": "ada@studio.example",
+                     *       "created": "2026-11-22T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        apiKey: string;
+                        name: string;
+                        cluster: string;
+                        owner: string;
+                        created: string;
+                        deleted?: string;
                     };
                 };
             };
