@@ -1,0 +1,100 @@
+// The shell: sign-in when there is no session; otherwise the header, the game's navigation and the page.
+// The sign-in dialog opens over the page when the token stops working, so the page keeps its state.
+import { useEffect, useRef } from 'preact/hooks';
+import { AccountPage } from './pages/account.js';
+import { AuditPage } from './pages/audit.js';
+import { EventsPage } from './pages/events.js';
+import { GamesPage } from './pages/games.js';
+import { LeaderboardsPage } from './pages/leaderboards.js';
+import { OverviewPage } from './pages/overview.js';
+import { RunningTotalsPage } from './pages/running-totals.js';
+import { SignInForm } from './pages/sign-in.js';
+import { SnapshotsPage } from './pages/snapshots.js';
+import { TeamPage } from './pages/team.js';
+import { GAME_PAGES, type GamePage, href, route } from './route.js';
+import { logOut, session, signInAgain } from './session.js';
+
+const PAGES: Record<GamePage, (p: { apiKey: string }) => preact.JSX.Element> = {
+  overview: OverviewPage,
+  events: EventsPage,
+  'running-totals': RunningTotalsPage,
+  leaderboards: LeaderboardsPage,
+  snapshots: SnapshotsPage,
+  team: TeamPage,
+  audit: AuditPage,
+};
+
+export function App() {
+  const s = session.value;
+  if (!s) {
+    return (
+      <main class="sign-in">
+        <h1>Playbase console</h1>
+        <SignInForm />
+      </main>
+    );
+  }
+  const r = route.value;
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href={href({ page: 'games' })}>
+          Playbase
+        </a>
+        <nav aria-label="Account">
+          <span class="who">{s.username}</span>
+          <a href={href({ page: 'account' })}>Account</a>
+          <button type="button" class="secondary" onClick={() => void logOut()}>
+            Sign out
+          </button>
+        </nav>
+      </header>
+      <div class="layout">
+        {r.page === 'game' && (
+          <nav class="side" aria-label="Game">
+            <ul>
+              {GAME_PAGES.map(([section, title]) => (
+                <li key={section}>
+                  <a
+                    href={href({ page: 'game', apiKey: r.apiKey, section })}
+                    aria-current={r.section === section ? 'page' : undefined}
+                  >
+                    {title}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+        <main id="main" tabIndex={-1}>
+          {r.page === 'games' && <GamesPage />}
+          {r.page === 'account' && <AccountPage />}
+          {r.page === 'game' && <GameView apiKey={r.apiKey} section={r.section} />}
+        </main>
+      </div>
+      {signInAgain.value && <SignInDialog username={s.username} />}
+    </>
+  );
+}
+
+function GameView({ apiKey, section }: { apiKey: string; section: GamePage }) {
+  const Page = PAGES[section];
+  return <Page key={`${apiKey}/${section}`} apiKey={apiKey} />;
+}
+
+function SignInDialog({ username }: { username: string }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+  return (
+    <dialog ref={dialog} aria-labelledby="again-title" onCancel={(e) => e.preventDefault()}>
+      <h2 id="again-title">Your session has ended</h2>
+      <p>Sign in again to carry on; what you were doing is kept.</p>
+      <SignInForm username={username} />
+    </dialog>
+  );
+}
