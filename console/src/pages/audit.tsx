@@ -57,11 +57,16 @@ export function AuditPage({ apiKey }: { apiKey: string }) {
           {(d?.entries ?? []).map((e) => (
             <li key={e.id}>
               <p>
-                <time>{e.at.slice(0, 19).replace('T', ' ')}</time> <strong>{e.action}</strong> by {e.actor}:{' '}
-                <code>
-                  {e.method} {e.path}
-                </code>{' '}
-                → {e.status}
+                <time>{e.at.slice(0, 19).replace('T', ' ')}</time> <strong>{e.action}</strong> by {e.actor}
+                {e.path && (
+                  <>
+                    {' '}
+                    <code>
+                      {e.method} {e.path}
+                    </code>
+                  </>
+                )}
+                {e.status !== null && <> → {e.status}</>}
               </p>
               {(e.before !== undefined || e.after !== undefined) && (
                 <details>

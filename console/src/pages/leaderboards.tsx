@@ -94,6 +94,8 @@ function LeaderboardForm(p: {
   const [resetFrequency, setReset] = useState(b?.resetFrequency ?? 'NEVER');
   const [failure, setFailure] = useState<FormError>();
   const [busy, run] = useBusy();
+  // The running totals may arrive after the form opens: until one is chosen, the first.
+  const totalOf = (f: { total: string }) => f.total || p.totals[0]?.shortCode || '';
   const collectorsOf = (total: string) =>
     (p.totals.find((t) => t.shortCode === total)?.collectors ?? []).map((c) => last(c.attribute['@ref']));
   const names = ['shortCode', 'name', 'partitions', 'resetFrequency', ...fields.map((_, i) => `fields.${i}`)];
@@ -103,8 +105,8 @@ function LeaderboardForm(p: {
     const body = {
       name,
       fields: fields.map((f) => ({
-        runningTotal: { '@ref': `/~runningTotals/${f.total}` },
-        collector: f.collector || collectorsOf(f.total)[0] || '',
+        runningTotal: { '@ref': `/~runningTotals/${totalOf(f)}` },
+        collector: f.collector || collectorsOf(totalOf(f))[0] || '',
         sort: f.sort,
       })),
       partitions: partitions
@@ -154,15 +156,15 @@ function LeaderboardForm(p: {
           <div class="row" key={i}>
             <Select
               label={`Field ${i + 1} running total`}
-              value={f.total}
+              value={totalOf(f)}
               options={p.totals.map((t) => t.shortCode)}
               onInput={(total) => setField(i, { total, collector: '' })}
               error={failure?.at(`fields.${i}.runningTotal`)}
             />
             <Select
               label={`Field ${i + 1} collector`}
-              value={f.collector || collectorsOf(f.total)[0] || ''}
-              options={collectorsOf(f.total)}
+              value={f.collector || collectorsOf(totalOf(f))[0] || ''}
+              options={collectorsOf(totalOf(f))}
               onInput={(collector) => setField(i, { collector })}
               error={failure?.at(`fields.${i}.collector`)}
             />

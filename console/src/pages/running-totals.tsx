@@ -87,10 +87,11 @@ function RunningTotalForm(p: {
   onDone: () => void;
   onCancel: () => void;
 }) {
-  const firstEvent = p.events[0]?.shortCode ?? '';
   const [shortCode, setShortCode] = useState(p.total?.shortCode ?? '');
   const [name, setName] = useState(p.total?.name ?? '');
-  const [event, setEvent] = useState(p.total ? last(p.total.event['@ref']) : firstEvent);
+  const [chosenEvent, setEvent] = useState(p.total ? last(p.total.event['@ref']) : '');
+  // The events may arrive after the form opens: until one is chosen, the first.
+  const event = chosenEvent || p.events[0]?.shortCode || '';
   const [collectors, setCollectors] = useState(
     p.total?.collectors.map((c) => ({
       attribute: last(c.attribute['@ref']),

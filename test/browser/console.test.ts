@@ -1,0 +1,154 @@
+// The web console driven as a person uses it, in Debian's Chromium, against a server started as a user starts
+// it (issue 18). One browser and one server for the whole file; the steps follow each other.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basic } from '../harness.js';
+import { ADMIN, expectAccessible, startWorld, type World } from './browser.test-util.js';
+
+describe('web console (browser)', () => {
+  let w: World;
+  let apiKey = '';
+  beforeAll(async () => {
+    w = await startWorld();
+  }, 120_000);
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it('the landing page links to the console; a wrong password shows the API error; signing in shows the games', async () => {
+    const { page } = w;
+    await page.goto(`${w.url}/`);
+    await page.getByRole('link', { name: 'Web console' }).click();
+    await page.getByLabel('Username').waitFor();
+    await expectAccessible(page, 'sign in');
+    await page.getByLabel('Username').fill(ADMIN.username);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('AUTH_INVALID');
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByLabel('Password').press('Enter');
+    await page.getByRole('heading', { name: 'Games', level: 1 }).waitFor();
+    await expectAccessible(page, 'games');
+    // The token lives in this tab's sessionStorage only.
+    const stored = await page.evaluate(() => ({ local: localStorage.length, cookie: document.cookie }));
+    expect(stored).toEqual({ local: 0, cookie: '' });
+  });
+
+  it('New game with no name → the API error at the Name field; with a name → its overview with key and URLs', async () => {
+    const { page } = w;
+    await page.getByRole('button', { name: 'New game' }).click();
+    await page.getByRole('button', { name: 'Create' }).click();
+    const name = page.getByLabel('Name', { exact: true });
+    await expect.poll(() => name.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await name.getAttribute('aria-describedby')) ?? '';
+    expect(await page.locator(`[id="${describedBy.split(' ')[0]}"]`).textContent()).toMatch(/characters/);
+    await name.fill('Space Miners');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('heading', { name: 'Space Miners', level: 1 }).waitFor();
+    apiKey = decodeURIComponent(new URL(page.url()).hash.split('/')[2] ?? '');
+    expect(apiKey).toMatch(/^[a-z0-9]{20}$/);
+    await expect.poll(() => page.locator('main').textContent()).toContain(`${w.url}/live`);
+    await page.getByRole('button', { name: 'Copy API key' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(apiKey);
+    await expectAccessible(page, 'game overview');
+  });
+
+  it('an event with a bad short code → the error at the field; then the event with two attributes is saved', async () => {
+    const { page } = w;
+    await page.getByRole('link', { name: 'Events' }).click();
+    await page.getByRole('button', { name: 'New event' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Win race');
+    await page.getByLabel('Short code', { exact: true }).fill('win-race');
+    await page.getByLabel('Description').fill('A race won');
+    for (const [n, code, type, aggregation] of [
+      [1, 'SCORE', 'int', 'MAX'],
+      [2, 'TIME', 'number', 'MIN'],
+    ] as const) {
+      await page.getByRole('button', { name: 'Add attribute' }).click();
+      await page.getByLabel(`Attribute ${n} name`).fill(code.toLowerCase());
+      await page.getByLabel(`Attribute ${n} short code`).fill(code);
+      await page.getByLabel(`Attribute ${n} data type`).selectOption(type);
+      await page.getByLabel(`Attribute ${n} aggregation`).selectOption(aggregation);
+    }
+    await page.getByRole('button', { name: 'Save' }).click();
+    const shortCode = page.getByLabel('Short code', { exact: true });
+    await expect.poll(() => shortCode.getAttribute('aria-invalid')).toBe('true');
+    await expectAccessible(page, 'event form with an error');
+    await shortCode.fill('winRace');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: 'SCORE, TIME' }).waitFor();
+    await page.screenshot({ path: 'docs/images/console-configurator.png' });
+    await expectAccessible(page, 'events');
+  });
+
+  it('a running total and a leaderboard built on the event', async () => {
+    const { page } = w;
+    await page.getByRole('link', { name: 'Running totals' }).click();
+    await page.getByRole('button', { name: 'New running total' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Best score');
+    await page.getByLabel('Short code', { exact: true }).fill('bestScore');
+    await page.getByLabel('Collector 1 attribute').selectOption('SCORE');
+    await page.getByLabel('Collector 1 calculation').selectOption('MAX');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: 'winRace: MAX SCORE' }).waitFor();
+    await expectAccessible(page, 'running totals');
+    await page.getByRole('link', { name: 'Leaderboards' }).click();
+    await page.getByRole('button', { name: 'New leaderboard' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Top scores');
+    await page.getByLabel('Short code', { exact: true }).fill('topScores');
+    await page.getByLabel('Reset frequency').selectOption('WEEKLY');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: 'bestScore.SCORE DESC; reset WEEKLY' }).waitFor();
+    await expectAccessible(page, 'leaderboards');
+  });
+
+  it('an expired session opens sign-in over the page; after signing in the form is saved as typed', async () => {
+    const { page } = w;
+    await page.getByRole('link', { name: 'Events' }).click();
+    await page.getByRole('button', { name: 'New event' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Lose race');
+    await page.getByLabel('Short code', { exact: true }).fill('loseRace');
+    await page.getByLabel('Description').fill('kept across sign-in');
+    // Every session of the account ends (as after a password change elsewhere).
+    const res = await fetch(`${w.url}/restv2/auth/user/sessions`, {
+      method: 'DELETE',
+      headers: { authorization: basic(ADMIN.username, ADMIN.password) },
+    });
+    expect(res.status).toBe(200);
+    await page.getByRole('button', { name: 'Save' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: 'Your session has ended' }).waitFor();
+    await dialog.getByLabel('Password').fill(ADMIN.password);
+    await dialog.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('cell', { name: 'loseRace', exact: true }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+
+  it('create a snapshot and publish it: Live marks it; the audit log has the publish', async () => {
+    const { page } = w;
+    await page.getByRole('link', { name: 'Snapshots' }).click();
+    await page.getByLabel('Description').fill('Season 1');
+    await page.getByRole('button', { name: 'Create snapshot' }).click();
+    const row = page.getByRole('row', { name: /Season 1/ });
+    await row.waitFor();
+    await row.getByRole('button', { name: /^Publish/ }).click();
+    await row.getByText('Live', { exact: true }).waitFor();
+    await expect.poll(() => page.locator('main').textContent()).toContain('Live runs: Season 1');
+    await expectAccessible(page, 'snapshots');
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByText('snapshot.publish', { exact: true }).waitFor();
+    await expectAccessible(page, 'audit log');
+  });
+
+  it('team and account pages are accessible; Sign out returns to sign-in', async () => {
+    const { page } = w;
+    await page.getByRole('link', { name: 'Team' }).click();
+    await page.getByRole('heading', { name: 'Collaborators' }).waitFor();
+    await expectAccessible(page, 'team');
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('heading', { name: 'Change password' }).waitFor();
+    await expectAccessible(page, 'account');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Username').waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  });
+});
