@@ -29,7 +29,7 @@ describe('web console (browser)', () => {
     await page.getByRole('heading', { name: 'Games', level: 1 }).waitFor();
     await expectAccessible(page, 'games');
     // The token lives in this tab's sessionStorage only.
-    const stored = await page.evaluate(() => ({ local: localStorage.length, cookie: document.cookie }));
+    const stored = await page.evaluate('({ local: localStorage.length, cookie: document.cookie })');
     expect(stored).toEqual({ local: 0, cookie: '' });
   });
 
@@ -48,7 +48,7 @@ describe('web console (browser)', () => {
     expect(apiKey).toMatch(/^[a-z0-9]{20}$/);
     await expect.poll(() => page.locator('main').textContent()).toContain(`${w.url}/live`);
     await page.getByRole('button', { name: 'Copy API key' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(apiKey);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(apiKey);
     await expectAccessible(page, 'game overview');
   });
 
@@ -150,6 +150,6 @@ describe('web console (browser)', () => {
     await expectAccessible(page, 'account');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Username').waitFor();
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
   });
 });
