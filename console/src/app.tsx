@@ -1,6 +1,7 @@
 // The shell: sign-in when there is no session; otherwise the header, the game's navigation and the page.
 // The sign-in dialog opens over the page when the token stops working, so the page keeps its state.
 import { useEffect, useRef } from 'preact/hooks';
+import { useLoad } from './load.js';
 import { AccountPage } from './pages/account.js';
 import { AuditPage } from './pages/audit.js';
 import { EventsPage } from './pages/events.js';
@@ -11,8 +12,10 @@ import { RunningTotalsPage } from './pages/running-totals.js';
 import { SignInForm } from './pages/sign-in.js';
 import { SnapshotsPage } from './pages/snapshots.js';
 import { TeamPage } from './pages/team.js';
+import { CanContext, canFrom, type Mine, PAGE_KEYS } from './permissions.js';
 import { GAME_PAGES, type GamePage, href, route } from './route.js';
-import { logOut, session, signInAgain } from './session.js';
+import { call, logOut, session, signInAgain } from './session.js';
+import { messageOf } from './ui.js';
 
 const PAGES: Record<GamePage, (p: { apiKey: string }) => preact.JSX.Element> = {
   overview: OverviewPage,
@@ -52,37 +55,58 @@ export function App() {
           </button>
         </nav>
       </header>
-      <div class="layout">
-        {r.page === 'game' && (
-          <nav class="side" aria-label="Game">
-            <ul>
-              {GAME_PAGES.map(([section, title]) => (
-                <li key={section}>
-                  <a
-                    href={href({ page: 'game', apiKey: r.apiKey, section })}
-                    aria-current={r.section === section ? 'page' : undefined}
-                  >
-                    {title}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </nav>
-        )}
-        <main id="main" tabIndex={-1}>
-          {r.page === 'games' && <GamesPage />}
-          {r.page === 'account' && <AccountPage />}
-          {r.page === 'game' && <GameView apiKey={r.apiKey} section={r.section} />}
-        </main>
-      </div>
+      {r.page === 'game' ? (
+        <GameView key={r.apiKey} apiKey={r.apiKey} section={r.section} />
+      ) : (
+        <div class="layout">
+          <main id="main" tabIndex={-1}>
+            {r.page === 'games' && <GamesPage />}
+            {r.page === 'account' && <AccountPage />}
+          </main>
+        </div>
+      )}
       {signInAgain.value && <SignInDialog username={s.username} />}
     </>
   );
 }
 
+/** A game's pages, with what the user may do there; links to pages the user cannot read are left out. */
 function GameView({ apiKey, section }: { apiKey: string; section: GamePage }) {
+  const mine = useLoad(
+    () =>
+      call((c) =>
+        c.api.GET('/restv2/auth/game/{apiKey}/permissions', { params: { path: { apiKey } } }),
+      ) as Promise<Mine>,
+    [apiKey],
+  );
+  const can = canFrom(mine.data);
   const Page = PAGES[section];
-  return <Page key={`${apiKey}/${section}`} apiKey={apiKey} />;
+  return (
+    <CanContext.Provider value={can}>
+      <div class="layout">
+        <nav class="side" aria-label="Game">
+          <ul>
+            {GAME_PAGES.filter(([p]) => can(PAGE_KEYS[p] ?? 'game', 1) || p === 'overview').map(
+              ([p, title]) => (
+                <li key={p}>
+                  <a
+                    href={href({ page: 'game', apiKey, section: p })}
+                    aria-current={section === p ? 'page' : undefined}
+                  >
+                    {title}
+                  </a>
+                </li>
+              ),
+            )}
+          </ul>
+        </nav>
+        <main id="main" tabIndex={-1}>
+          {mine.error !== undefined && <p class="error">{messageOf(mine.error)}</p>}
+          {mine.data && <Page key={section} apiKey={apiKey} />}
+        </main>
+      </div>
+    </CanContext.Provider>
+  );
 }
 
 function SignInDialog({ username }: { username: string }) {

@@ -62,6 +62,8 @@ export function forget(): void {
 export async function logOut(): Promise<void> {
   await call((c) => c.api.DELETE('/restv2/auth/user')).catch(() => undefined);
   forget();
+  // The next person to sign in here starts from the game picker.
+  location.hash = '#/games';
 }
 
 function current(): PlaybaseClient {

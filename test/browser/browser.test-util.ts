@@ -47,6 +47,8 @@ export async function startWorld(): Promise<World> {
   });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  // A step that does not happen fails naming its locator, well before the test's own timeout.
+  context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   // Destructive actions ask with confirm(): a person says yes.
   page.on('dialog', (d) => void d.accept());

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, TEST_DATABASE_URL } from '../harness.js';
 import { ADMIN, expectAccessible, startWorld, type World } from './browser.test-util.js';
 
+const READER = { username: 'reader@playbase.test', password: 'reader-password-1' };
+
 describe('web console (browser)', () => {
   let w: World;
   let apiKey = '';
@@ -140,16 +142,61 @@ describe('web console (browser)', () => {
     await expectAccessible(page, 'audit log');
   });
 
-  it('team and account pages are accessible; Sign out returns to sign-in', async () => {
+  it('Team: a collaborator added with the ReadOnly group by e-mail', async () => {
     const { page } = w;
+    const made = await fetch(`${w.url}/restv2/auth/users`, {
+      method: 'POST',
+      headers: { authorization: basic(ADMIN.username, ADMIN.password), 'content-type': 'application/json' },
+      body: JSON.stringify({ ...READER, country: 'FR' }),
+    });
+    expect(made.status).toBe(201);
     await page.getByRole('link', { name: 'Team' }).click();
     await page.getByRole('heading', { name: 'Collaborators' }).waitFor();
+    await page.getByLabel('E-mail').fill(READER.username);
+    await page.getByLabel('ReadOnly').check();
+    await page.getByRole('button', { name: 'Add collaborator' }).click();
+    await page.getByRole('cell', { name: READER.username, exact: true }).waitFor();
     await expectAccessible(page, 'team');
+  });
+
+  it('the account page; Sign out returns to sign-in with nothing stored', async () => {
+    const { page } = w;
     await page.getByRole('link', { name: 'Account' }).click();
     await page.getByRole('heading', { name: 'Change password' }).waitFor();
     await expectAccessible(page, 'account');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Username').waitFor();
     expect(await page.evaluate('sessionStorage.length')).toBe(0);
+  });
+
+  it('the read-only collaborator sees the game but no control to change it; publishing is disabled', async () => {
+    const { page } = w;
+    await page.getByLabel('Username').fill(READER.username);
+    await page.getByLabel('Password').fill(READER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Space Miners' }).click();
+    await page.getByRole('heading', { name: 'Keys and stage URLs' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Rename' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Move to recycle bin' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Events' }).click();
+    await page.getByRole('cell', { name: 'winRace', exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'New event' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^(Edit|Delete)/ }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Snapshots' }).click();
+    const row = page.getByRole('row', { name: /Season 1/ });
+    await row.waitFor();
+    expect(await row.getByRole('button', { name: /^Unpublish/ }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Create snapshot' }).isDisabled()).toBe(true);
+    await expectAccessible(page, 'snapshots, read only');
+    // The API still refuses what the page hides.
+    const token = JSON.parse(
+      (await page.evaluate("sessionStorage.getItem('playbase.console.session')")) as string,
+    ).accessToken;
+    const refused = await fetch(`${w.url}/restv2/game/${apiKey}/config/~events`, {
+      method: 'POST',
+      headers: { 'x-svcaccesstoken': token, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'No', shortCode: 'no', description: '' }),
+    });
+    expect(refused.status).toBe(403);
   });
 });

@@ -18,6 +18,8 @@ export function ConfigList<T extends Item>(p: {
   onNew: () => void;
   onEdit: (item: T) => void;
   onDelete: (item: T) => Promise<unknown>;
+  /** The user may change these (else: no New, Edit or Delete). */
+  canWrite: boolean;
   children?: ComponentChildren;
 }) {
   const [query, setQuery] = useState('');
@@ -31,9 +33,13 @@ export function ConfigList<T extends Item>(p: {
     <Section
       title={p.title}
       actions={
-        <button type="button" onClick={p.onNew}>
-          {p.newLabel}
-        </button>
+        p.canWrite ? (
+          <button type="button" onClick={p.onNew}>
+            {p.newLabel}
+          </button>
+        ) : (
+          <span>Read only</span>
+        )
       }
     >
       {p.children}
@@ -65,12 +71,16 @@ export function ConfigList<T extends Item>(p: {
                 <td>{i.name}</td>
                 <td>{p.describe(i)}</td>
                 <td class="actions">
-                  <button type="button" class="secondary" onClick={() => p.onEdit(i)}>
-                    Edit <span class="sr-only">{i.shortCode}</span>
-                  </button>
-                  <button type="button" class="danger" onClick={() => remove(i)}>
-                    Delete <span class="sr-only">{i.shortCode}</span>
-                  </button>
+                  {p.canWrite && (
+                    <>
+                      <button type="button" class="secondary" onClick={() => p.onEdit(i)}>
+                        Edit <span class="sr-only">{i.shortCode}</span>
+                      </button>
+                      <button type="button" class="danger" onClick={() => remove(i)}>
+                        Delete <span class="sr-only">{i.shortCode}</span>
+                      </button>
+                    </>
+                  )}
                 </td>
               </tr>
             ))}

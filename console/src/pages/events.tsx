@@ -1,6 +1,7 @@
 // Events and their attributes: a searchable list, "New event", edit and delete; the API's errors at the field.
 import { useState } from 'preact/hooks';
 import { useLoad } from '../load.js';
+import { useCan } from '../permissions.js';
 import { call } from '../session.js';
 import {
   confirmed,
@@ -33,6 +34,7 @@ const AGGREGATIONS = ['MAX', 'MIN', 'SUM', 'COUNT', 'LAST', 'SCRIPT', 'GROUPED',
 
 export function EventsPage({ apiKey }: { apiKey: string }) {
   const path = { params: { path: { apiKey } } };
+  const canWrite = useCan()('configurator.events', 2);
   const events = useLoad(
     () => call((c) => c.api.GET('/restv2/game/{apiKey}/config/~events', path)) as Promise<EventShape[]>,
     [apiKey],
@@ -60,9 +62,13 @@ export function EventsPage({ apiKey }: { apiKey: string }) {
       <Section
         title="Events"
         actions={
-          <button type="button" onClick={() => setEditing('new')}>
-            New event
-          </button>
+          canWrite ? (
+            <button type="button" onClick={() => setEditing('new')}>
+              New event
+            </button>
+          ) : (
+            <span>Read only</span>
+          )
         }
       >
         {editing && (
@@ -102,12 +108,16 @@ export function EventsPage({ apiKey }: { apiKey: string }) {
                   <td>{e.name}</td>
                   <td>{(e['~attributes'] ?? []).map((a) => a.shortCode).join(', ')}</td>
                   <td class="actions">
-                    <button type="button" class="secondary" onClick={() => setEditing(e)}>
-                      Edit <span class="sr-only">{e.shortCode}</span>
-                    </button>
-                    <button type="button" class="danger" onClick={() => remove(e.shortCode)}>
-                      Delete <span class="sr-only">{e.shortCode}</span>
-                    </button>
+                    {canWrite && (
+                      <>
+                        <button type="button" class="secondary" onClick={() => setEditing(e)}>
+                          Edit <span class="sr-only">{e.shortCode}</span>
+                        </button>
+                        <button type="button" class="danger" onClick={() => remove(e.shortCode)}>
+                          Delete <span class="sr-only">{e.shortCode}</span>
+                        </button>
+                      </>
+                    )}
                   </td>
                 </tr>
               ))}

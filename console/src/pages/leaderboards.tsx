@@ -1,6 +1,7 @@
 // Leaderboards: fields (a running total's collector and a sort order), partitions, reset frequency.
 import { useState } from 'preact/hooks';
 import { useLoad } from '../load.js';
+import { useCan } from '../permissions.js';
 import { call } from '../session.js';
 import { ErrorSummary, Field, FormError, Select, useBusy } from '../ui.js';
 import { ConfigList } from './config-list.js';
@@ -24,6 +25,7 @@ const last = (ref: string) => ref.split('/').pop() ?? '';
 
 export function LeaderboardsPage({ apiKey }: { apiKey: string }) {
   const path = { params: { path: { apiKey } } };
+  const canWrite = useCan()('configurator.leaderboards', 2);
   const boards = useLoad(
     () =>
       call((c) => c.api.GET('/restv2/game/{apiKey}/config/~leaderboards', path)) as Promise<Leaderboard[]>,
@@ -43,6 +45,7 @@ export function LeaderboardsPage({ apiKey }: { apiKey: string }) {
         noun="leaderboard"
         newLabel="New leaderboard"
         items={boards.data}
+        canWrite={canWrite}
         loadError={boards.error}
         describe={(b) =>
           `${b.fields.map((f) => `${last(f.runningTotal['@ref'])}.${f.collector} ${f.sort}`).join(', ')}; reset ${b.resetFrequency ?? 'NEVER'}`

@@ -1,12 +1,14 @@
 // A game's overview: its name (rename), its API key and stage URLs with copy buttons, the recycle bin.
 import { useState } from 'preact/hooks';
 import { useLoad } from '../load.js';
+import { useCan } from '../permissions.js';
 import { go } from '../route.js';
 import { call, withClient } from '../session.js';
 import { CopyButton, confirmed, ErrorSummary, Field, FormError, messageOf, Section, useBusy } from '../ui.js';
 
 export function OverviewPage({ apiKey }: { apiKey: string }) {
   const path = { params: { path: { apiKey } } };
+  const canWrite = useCan()('game', 2);
   const game = useLoad(() => call((c) => c.api.GET('/restv2/game/{apiKey}', path)), [apiKey]);
   const stages = useLoad(() => withClient((c) => c.endpoints(apiKey)), [apiKey]);
   const [deleteError, setDeleteError] = useState('');
@@ -53,17 +55,19 @@ export function OverviewPage({ apiKey }: { apiKey: string }) {
           <dd>{g.created.slice(0, 16).replace('T', ' ')}</dd>
         </dl>
       </Section>
-      <Rename apiKey={apiKey} name={g.name} onRenamed={game.reload} />
-      <Section title="Recycle bin">
-        <button type="button" class="danger" onClick={remove}>
-          Move to recycle bin
-        </button>
-        {deleteError && (
-          <p class="error" role="alert">
-            {deleteError}
-          </p>
-        )}
-      </Section>
+      {canWrite && <Rename apiKey={apiKey} name={g.name} onRenamed={game.reload} />}
+      {canWrite && (
+        <Section title="Recycle bin">
+          <button type="button" class="danger" onClick={remove}>
+            Move to recycle bin
+          </button>
+          {deleteError && (
+            <p class="error" role="alert">
+              {deleteError}
+            </p>
+          )}
+        </Section>
+      )}
     </>
   );
 }

@@ -1,6 +1,7 @@
 // Running totals: an event, and collectors (an attribute of that event and a calculation).
 import { useState } from 'preact/hooks';
 import { useLoad } from '../load.js';
+import { useCan } from '../permissions.js';
 import { call } from '../session.js';
 import { ErrorSummary, Field, FormError, Select, useBusy } from '../ui.js';
 import { ConfigList } from './config-list.js';
@@ -29,6 +30,7 @@ const last = (ref: string) => ref.split('/').pop() ?? '';
 
 export function RunningTotalsPage({ apiKey }: { apiKey: string }) {
   const path = { params: { path: { apiKey } } };
+  const canWrite = useCan()('configurator.runningTotals', 2);
   const totals = useLoad(
     () =>
       call((c) => c.api.GET('/restv2/game/{apiKey}/config/~runningTotals', path)) as Promise<RunningTotal[]>,
@@ -51,6 +53,7 @@ export function RunningTotalsPage({ apiKey }: { apiKey: string }) {
         noun="running total"
         newLabel="New running total"
         items={totals.data}
+        canWrite={canWrite}
         loadError={totals.error}
         describe={(t) =>
           `${last(t.event['@ref'])}: ${t.collectors.map((c) => `${c.calculation} ${last(c.attribute['@ref'])}`).join(', ')}`

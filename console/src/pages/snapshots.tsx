@@ -1,11 +1,15 @@
 // Snapshots: create with a description; per row Publish, Unpublish, Revert, Delete; the Live one marked.
 import { useState } from 'preact/hooks';
 import { useLoad } from '../load.js';
+import { useCan } from '../permissions.js';
 import { call } from '../session.js';
 import { confirmed, ErrorSummary, Field, FormError, messageOf, Section, useBusy } from '../ui.js';
 
 export function SnapshotsPage({ apiKey }: { apiKey: string }) {
   const path = { params: { path: { apiKey } } };
+  const can = useCan();
+  const canWrite = can('admin.snapshots', 2);
+  const canPublish = can('admin.publish', 2);
   const list = useLoad(
     () =>
       Promise.all([
@@ -64,7 +68,7 @@ export function SnapshotsPage({ apiKey }: { apiKey: string }) {
             onInput={setDescription}
             error={failure?.at('description')}
           />
-          <button type="submit" disabled={busy}>
+          <button type="submit" disabled={busy || !canWrite}>
             Create snapshot
           </button>
         </form>
@@ -114,7 +118,7 @@ export function SnapshotsPage({ apiKey }: { apiKey: string }) {
                       <button
                         type="button"
                         class="secondary"
-                        disabled={busy}
+                        disabled={busy || !canPublish}
                         onClick={() =>
                           act(
                             'Unpublishing',
@@ -134,7 +138,7 @@ export function SnapshotsPage({ apiKey }: { apiKey: string }) {
                     ) : (
                       <button
                         type="button"
-                        disabled={busy}
+                        disabled={busy || !canPublish}
                         onClick={() =>
                           act(
                             'Publishing',
@@ -155,7 +159,7 @@ export function SnapshotsPage({ apiKey }: { apiKey: string }) {
                     <button
                       type="button"
                       class="secondary"
-                      disabled={busy}
+                      disabled={busy || !canWrite}
                       onClick={() =>
                         act(
                           'Reverting',
@@ -176,7 +180,7 @@ export function SnapshotsPage({ apiKey }: { apiKey: string }) {
                       <button
                         type="button"
                         class="danger"
-                        disabled={busy}
+                        disabled={busy || !canWrite}
                         onClick={() =>
                           act(
                             'Deleting',

@@ -1,17 +1,18 @@
 // Team: collaborators by e-mail with their groups (add, change groups, remove); groups and their permissions.
 import { useState } from 'preact/hooks';
 import { useLoad } from '../load.js';
+import { useCan } from '../permissions.js';
 import { call } from '../session.js';
 import { confirmed, ErrorSummary, Field, FormError, messageOf, Section, useBusy } from '../ui.js';
 
 export function TeamPage({ apiKey }: { apiKey: string }) {
   const path = { params: { path: { apiKey } } };
+  const canManage = useCan()('admin.permissions', 2);
   const team = useLoad(
     () =>
       Promise.all([
         call((c) => c.api.GET('/restv2/auth/game/{apiKey}/collaborators', path)),
         call((c) => c.api.GET('/restv2/auth/game/{apiKey}/groups', path)),
-        call((c) => c.api.GET('/restv2/auth/game/{apiKey}/permissions', path)),
       ]),
     [apiKey],
   );
@@ -22,8 +23,7 @@ export function TeamPage({ apiKey }: { apiKey: string }) {
   const [busy, run] = useBusy();
   if (team.error !== undefined) return <p class="error">{messageOf(team.error)}</p>;
   if (!team.data) return <p role="status">Loading…</p>;
-  const [collaborators, groups, mine] = team.data;
-  const canManage = JSON.stringify(mine).includes('"admin.permissions":2') || isOwnerLike(mine);
+  const [collaborators, groups] = team.data;
   const add = (e: Event) => {
     e.preventDefault();
     setFailure(undefined);
@@ -72,9 +72,11 @@ export function TeamPage({ apiKey }: { apiKey: string }) {
                 <td>{c.email}</td>
                 <td>{c.groupNames.join(', ')}</td>
                 <td class="actions">
-                  <button type="button" class="danger" disabled={!canManage} onClick={() => remove(c.email)}>
-                    Remove <span class="sr-only">{c.email}</span>
-                  </button>
+                  {canManage && (
+                    <button type="button" class="danger" onClick={() => remove(c.email)}>
+                      Remove <span class="sr-only">{c.email}</span>
+                    </button>
+                  )}
                 </td>
               </tr>
             ))}
@@ -140,9 +142,4 @@ export function TeamPage({ apiKey }: { apiKey: string }) {
       </Section>
     </>
   );
-}
-
-function isOwnerLike(mine: unknown): boolean {
-  const m = mine as { owner?: boolean; permissions?: Record<string, number> } | null;
-  return m?.owner === true || m?.permissions?.admin === 2;
 }
