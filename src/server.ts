@@ -19,6 +19,7 @@ import { errors } from './errors.js';
 import { createGameChanges } from './game-changes.js';
 import { buildApp } from './http/app.js';
 import { registerConsole } from './http/console.js';
+import { registerConsoleCors } from './http/cors.js';
 import { createMetrics } from './metrics/metrics.js';
 import { registerMetrics } from './metrics/routes.js';
 import { DOCUMENT_WORKER, documentTasks } from './nosql/compute-tasks.js';
@@ -87,7 +88,7 @@ function registrarsFor(settings: Settings): RoleRegistrar[] {
     registrars.push(registerClusterFeed);
   if (settings.roles.includes('nosql')) {
     // A cluster's replica: its loop, and the 404 for games of other clusters, before the routes it guards.
-    registrars.push(registerPlacementCheck, registerApplier);
+    registrars.push(registerPlacementCheck, registerApplier, registerConsoleCors);
     registrars.push(async (app, ctx) => {
       await app.register(async (scope) => registerNosqlRoutes(scope as App, ctx, 'live'), {
         prefix: '/live',
