@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { useLoad } from './load.js';
 import { AccountPage } from './pages/account.js';
 import { AuditPage } from './pages/audit.js';
+import { CredentialsPage } from './pages/credentials.js';
 import { EventsPage } from './pages/events.js';
 import { GamesPage } from './pages/games.js';
 import { LeaderboardsPage } from './pages/leaderboards.js';
@@ -22,6 +23,7 @@ const PAGES: Record<GamePage, (p: { apiKey: string }) => preact.JSX.Element> = {
   events: EventsPage,
   'running-totals': RunningTotalsPage,
   leaderboards: LeaderboardsPage,
+  credentials: CredentialsPage,
   snapshots: SnapshotsPage,
   team: TeamPage,
   audit: AuditPage,

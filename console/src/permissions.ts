@@ -36,6 +36,7 @@ export const PAGE_KEYS: Record<string, string> = {
   events: 'configurator.events',
   'running-totals': 'configurator.runningTotals',
   leaderboards: 'configurator.leaderboards',
+  credentials: 'configurator.credentials',
   snapshots: 'admin.snapshots',
   team: 'admin.permissions',
   audit: 'admin.audit',

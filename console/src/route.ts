@@ -7,6 +7,7 @@ export const GAME_PAGES = [
   ['events', 'Events'],
   ['running-totals', 'Running totals'],
   ['leaderboards', 'Leaderboards'],
+  ['credentials', 'Credentials'],
   ['snapshots', 'Snapshots'],
   ['team', 'Team'],
   ['audit', 'Audit log'],

@@ -104,6 +104,25 @@ describe('web console (browser)', () => {
     await expectAccessible(page, 'leaderboards');
   });
 
+  it('a server credential: a bad name → the error at Name; created → its secret shown once, copied', async () => {
+    const { page } = w;
+    await page.getByRole('link', { name: 'Credentials' }).click();
+    const name = page.getByLabel('Name', { exact: true });
+    await name.fill('bad name!');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => name.getAttribute('aria-invalid')).toBe('true');
+    await name.fill('gameServer');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('heading', { name: 'New secret' }).waitFor();
+    await page.getByRole('button', { name: 'Copy secret of gameServer' }).click();
+    const copied = String(await page.evaluate('navigator.clipboard.readText()'));
+    expect(await page.locator('main code').first().textContent()).toBe(copied);
+    expect(copied.length).toBeGreaterThan(16);
+    await expectAccessible(page, 'credentials');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    expect(await page.getByText(copied).count()).toBe(0);
+  });
+
   it('an expired session opens sign-in over the page; after signing in the form is saved as typed', async () => {
     const { page } = w;
     await page.getByRole('link', { name: 'Events' }).click();
