@@ -14,7 +14,7 @@ function* files(dir: string): Generator<string> {
   }
 }
 
-const BUILD_PACKAGES = ['vite', 'preact', '@preact/signals', '@preact/signals-core'];
+const BUILD_PACKAGES = ['vite', 'preact', '@preact/signals', '@preact/signals-core', 'diff', 'openapi-fetch'];
 
 export function consoleSourceHash(root: string): string {
   const inputs = [

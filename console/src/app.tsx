@@ -13,6 +13,7 @@ import { RunningTotalsPage } from './pages/running-totals.js';
 import { SignInForm } from './pages/sign-in.js';
 import { SnapshotsPage } from './pages/snapshots.js';
 import { TeamPage } from './pages/team.js';
+import { WholeConfigPage } from './pages/whole-config.js';
 import { CanContext, canFrom, type Mine, PAGE_KEYS } from './permissions.js';
 import { GAME_PAGES, type GamePage, href, route } from './route.js';
 import { call, logOut, session, signInAgain } from './session.js';
@@ -24,6 +25,7 @@ const PAGES: Record<GamePage, (p: { apiKey: string }) => preact.JSX.Element> = {
   'running-totals': RunningTotalsPage,
   leaderboards: LeaderboardsPage,
   credentials: CredentialsPage,
+  configuration: WholeConfigPage,
   snapshots: SnapshotsPage,
   team: TeamPage,
   audit: AuditPage,

@@ -37,6 +37,7 @@ export const PAGE_KEYS: Record<string, string> = {
   'running-totals': 'configurator.runningTotals',
   leaderboards: 'configurator.leaderboards',
   credentials: 'configurator.credentials',
+  configuration: 'configurator.config',
   snapshots: 'admin.snapshots',
   team: 'admin.permissions',
   audit: 'admin.audit',

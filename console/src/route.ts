@@ -8,6 +8,7 @@ export const GAME_PAGES = [
   ['running-totals', 'Running totals'],
   ['leaderboards', 'Leaderboards'],
   ['credentials', 'Credentials'],
+  ['configuration', 'Whole configuration'],
   ['snapshots', 'Snapshots'],
   ['team', 'Team'],
   ['audit', 'Audit log'],

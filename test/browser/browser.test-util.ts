@@ -82,5 +82,5 @@ export async function expectAccessible(page: Page, where: string): Promise<void>
     );
   });
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious, `axe on ${where}`).toEqual([]);
+  expect(JSON.stringify(serious), `axe on ${where}`).toBe('[]');
 }

@@ -1,5 +1,6 @@
 // The web console driven as a person uses it, in Debian's Chromium, against a server started as a user starts
 // it (issue 18). One browser and one server for the whole file; the steps follow each other.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, TEST_DATABASE_URL } from '../harness.js';
 import { ADMIN, expectAccessible, startWorld, type World } from './browser.test-util.js';
@@ -121,6 +122,30 @@ describe('web console (browser)', () => {
     await expectAccessible(page, 'credentials');
     await page.getByRole('button', { name: 'I have copied it' }).click();
     expect(await page.getByText(copied).count()).toBe(0);
+  });
+
+  it('the whole configuration: downloaded, edited, uploaded → the difference shown, then applied', async () => {
+    const { page } = w;
+    await page.getByRole('link', { name: 'Whole configuration' }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download configuration' }).click(),
+    ]);
+    const config = JSON.parse(readFileSync((await download.path()) as string, 'utf8'));
+    expect(config['~events'].map((e: { shortCode: string }) => e.shortCode)).toEqual(['winRace']);
+    config['~events'].push({ name: 'Uploaded', shortCode: 'uploaded', description: 'from a file' });
+    await page.getByLabel('Configuration file (JSON)').setInputFiles({
+      name: 'edited.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(config)),
+    });
+    await page.getByRole('heading', { name: 'Difference: edited.json against the working copy' }).waitFor();
+    expect(await page.locator('.unified .added').textContent()).toContain('+       "shortCode": "uploaded",');
+    await expectAccessible(page, 'whole configuration with a difference');
+    await page.getByRole('button', { name: 'Apply configuration' }).click();
+    await page.getByText('Configuration applied to the working copy.').waitFor();
+    await page.getByRole('link', { name: 'Events' }).click();
+    await page.getByRole('cell', { name: 'uploaded', exact: true }).waitFor();
   });
 
   it('an expired session opens sign-in over the page; after signing in the form is saved as typed', async () => {

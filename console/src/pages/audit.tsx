@@ -74,11 +74,11 @@ export function AuditPage({ apiKey }: { apiKey: string }) {
                   <div class="diff">
                     <figure>
                       <figcaption>Before</figcaption>
-                      <pre>{JSON.stringify(e.before ?? null, null, 2)}</pre>
+                      <pre tabIndex={0}>{JSON.stringify(e.before ?? null, null, 2)}</pre>
                     </figure>
                     <figure>
                       <figcaption>After</figcaption>
-                      <pre>{JSON.stringify(e.after ?? null, null, 2)}</pre>
+                      <pre tabIndex={0}>{JSON.stringify(e.after ?? null, null, 2)}</pre>
                     </figure>
                   </div>
                 </details>
