@@ -7,6 +7,7 @@ import { AuditPage } from './pages/audit.js';
 import { CredentialsPage } from './pages/credentials.js';
 import { EventsPage } from './pages/events.js';
 import { GamesPage } from './pages/games.js';
+import { IndexedTypesPage } from './pages/indexed-types.js';
 import { LeaderboardsPage } from './pages/leaderboards.js';
 import { OverviewPage } from './pages/overview.js';
 import { RunningTotalsPage } from './pages/running-totals.js';
@@ -24,6 +25,7 @@ const PAGES: Record<GamePage, (p: { apiKey: string }) => preact.JSX.Element> = {
   events: EventsPage,
   'running-totals': RunningTotalsPage,
   leaderboards: LeaderboardsPage,
+  'indexed-types': IndexedTypesPage,
   credentials: CredentialsPage,
   configuration: WholeConfigPage,
   snapshots: SnapshotsPage,

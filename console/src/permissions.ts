@@ -36,6 +36,7 @@ export const PAGE_KEYS: Record<string, string> = {
   events: 'configurator.events',
   'running-totals': 'configurator.runningTotals',
   leaderboards: 'configurator.leaderboards',
+  'indexed-types': 'configurator.indexedTypes',
   credentials: 'configurator.credentials',
   configuration: 'configurator.config',
   snapshots: 'admin.snapshots',

@@ -7,6 +7,7 @@ export const GAME_PAGES = [
   ['events', 'Events'],
   ['running-totals', 'Running totals'],
   ['leaderboards', 'Leaderboards'],
+  ['indexed-types', 'Indexed types'],
   ['credentials', 'Credentials'],
   ['configuration', 'Whole configuration'],
   ['snapshots', 'Snapshots'],

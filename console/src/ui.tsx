@@ -28,8 +28,13 @@ export class FormError {
     readonly error: unknown,
     private readonly fields: string[],
   ) {}
+  /** The message for `field`: a detail naming it, else one ending in it that no other field of the form names. */
   at(field: string): string | undefined {
-    return detailsOf(this.error).find((d) => d.field === field || d.field.endsWith(`.${field}`))?.message;
+    const details = detailsOf(this.error);
+    return (
+      details.find((d) => d.field === field) ??
+      details.find((d) => d.field.endsWith(`.${field}`) && !this.fields.includes(d.field))
+    )?.message;
   }
   /** Details that name no field of the form: shown at the top. */
   unplaced(): Detail[] {

@@ -124,6 +124,23 @@ describe('web console (browser)', () => {
     expect(await page.getByText(copied).count()).toBe(0);
   });
 
+  it('an indexed type: a field name the API refuses → the error at that field; then saved', async () => {
+    const { page } = w;
+    await page.getByRole('link', { name: 'Indexed types' }).click();
+    await page.getByRole('button', { name: 'New indexed type' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Inventory');
+    await page.getByLabel('Short code', { exact: true }).fill('inventory');
+    const field = page.getByLabel('Field 1 name');
+    await field.fill('item id');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBeNull();
+    await field.fill('itemId');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: 'itemId (string)' }).waitFor();
+    await expectAccessible(page, 'indexed types');
+  });
+
   it('the whole configuration: downloaded, edited, uploaded → the difference shown, then applied', async () => {
     const { page } = w;
     await page.getByRole('link', { name: 'Whole configuration' }).click();
