@@ -44,8 +44,8 @@ describe('the console on the config role', () => {
   it('a path outside the bundle → 404 in the error format; /console/../package.json → not served', async () => {
     const missing = await server.app.inject({ method: 'GET', url: '/console/nope.js' });
     expect(missing.statusCode).toBe(404);
-    const escape = await server.app.inject({ method: 'GET', url: '/console/../package.json' });
-    expect(escape.body).not.toContain('"devDependencies"');
+    const outside = await server.app.inject({ method: 'GET', url: '/console/../package.json' });
+    expect(outside.body).not.toContain('"devDependencies"');
   });
 
   it('no console route in the OpenAPI document', () => {

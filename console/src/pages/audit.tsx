@@ -74,10 +74,12 @@ export function AuditPage({ apiKey }: { apiKey: string }) {
                   <div class="diff">
                     <figure>
                       <figcaption>Before</figcaption>
+                      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable) */}
                       <pre tabIndex={0}>{JSON.stringify(e.before ?? null, null, 2)}</pre>
                     </figure>
                     <figure>
                       <figcaption>After</figcaption>
+                      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable) */}
                       <pre tabIndex={0}>{JSON.stringify(e.after ?? null, null, 2)}</pre>
                     </figure>
                   </div>

@@ -94,6 +94,7 @@ export function WholeConfigPage({ apiKey }: { apiKey: string }) {
         <Section title={`Difference: ${proposal.file} against the working copy`}>
           <ErrorSummary failure={failure} />
           {!changed && <p>No difference: applying it changes nothing.</p>}
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable) */}
           <pre class="unified" tabIndex={0}>
             {parts.map((p, i) => (
               <span key={i} class={p.added ? 'added' : p.removed ? 'removed' : 'same'}>
