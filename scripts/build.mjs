@@ -3,7 +3,7 @@
 // any .js or data file a module reads beside itself through import.meta.url) is copied to the same place, so a
 // new asset needs no change here. Usage: node scripts/build.mjs [--out-dir DIR] (default dist).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,9 @@ if (out === root || out === src) throw new Error(`refusing to build into ${out}`
 rmSync(out, { recursive: true, force: true });
 compile(out);
 const copied = copyAssets(out);
+// The web console's prebuilt bundle (console/dist, committed): served from dist/console by the config role.
+const bundle = join(root, 'console', 'dist');
+if (existsSync(join(bundle, 'index.html'))) cpSync(bundle, join(out, 'console'), { recursive: true });
 process.stdout.write(
   `built ${relative(process.cwd(), out) || '.'}: compiled src/, copied ${copied} assets\n`,
 );

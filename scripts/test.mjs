@@ -43,7 +43,7 @@ function vitest(args, env) {
   return res.status === 0;
 }
 
-/** The suite in parallel, then the tests that start server processes, one file at a time. */
+/** The suite in parallel, then the tests that start server processes one file at a time, then the browser's. */
 function run(label, env) {
   console.log(`\n=== tests on ${label} ===`);
   const parallel = vitest(extraArgs, env);
@@ -53,7 +53,13 @@ function run(label, env) {
     ...env,
     PLAYBASE_TEST_PHASE: 'process',
   });
-  return parallel && sequential;
+  // The web console in a real browser (test/browser): one Chromium and one server for the file.
+  console.log(`\n=== browser tests on ${label} ===`);
+  const browser = vitest(['--no-file-parallelism', 'test/browser'], {
+    ...env,
+    PLAYBASE_TEST_PHASE: 'browser',
+  });
+  return parallel && sequential && browser;
 }
 
 const redisEnv = redisUp ? { PLAYBASE_TEST_REDIS_URL: REDIS_URL } : {};

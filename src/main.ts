@@ -70,6 +70,7 @@ function printBanner(
     `  nosql     live ${local?.liveNosql}   preview ${local?.previewNosql}`,
     `  docs      ${base}/docs   health ${base}/healthz   ready ${base}/readyz`,
   ];
+  if (settings.roles.includes('config')) lines.push(`  console   ${base}/console/`);
   if (admin.generatedPassword) {
     lines.push(
       '',

@@ -18,6 +18,8 @@ import type { Context } from './context.js';
 import { errors } from './errors.js';
 import { createGameChanges } from './game-changes.js';
 import { buildApp } from './http/app.js';
+import { registerConsole } from './http/console.js';
+import { registerConsoleCors } from './http/cors.js';
 import { createMetrics } from './metrics/metrics.js';
 import { registerMetrics } from './metrics/routes.js';
 import { DOCUMENT_WORKER, documentTasks } from './nosql/compute-tasks.js';
@@ -79,7 +81,7 @@ function registrarsFor(settings: Settings): RoleRegistrar[] {
   if (settings.roles.includes('auth'))
     registrars.push((app, ctx) => registerAuthRoutes(backend as AuthBackend)(app, ctx), registerTokenPurge);
   if (settings.roles.includes('config'))
-    registrars.push(registerGameRoutes, registerConfigRoutes, registerAdminRoutes);
+    registrars.push(registerGameRoutes, registerConfigRoutes, registerAdminRoutes, registerConsole);
   // The audit declarations' check comes with the admin routes; an auth-only process checks its routes too.
   else if (settings.roles.includes('auth')) registrars.push((app) => registerAuditHook(app));
   // The control database's feed for runtime clusters' replicas (docs/topology.md).
@@ -87,7 +89,7 @@ function registrarsFor(settings: Settings): RoleRegistrar[] {
     registrars.push(registerClusterFeed);
   if (settings.roles.includes('nosql')) {
     // A cluster's replica: its loop, and the 404 for games of other clusters, before the routes it guards.
-    registrars.push(registerPlacementCheck, registerApplier);
+    registrars.push(registerPlacementCheck, registerApplier, registerConsoleCors);
     registrars.push(async (app, ctx) => {
       await app.register(async (scope) => registerNosqlRoutes(scope as App, ctx, 'live'), {
         prefix: '/live',

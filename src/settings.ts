@@ -1,6 +1,7 @@
 // Settings: read once from the environment at start, validated, then passed down as a typed object.
 import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
+import { readConsoleOrigins } from './settings-console.js';
 import { readInt, SettingsError } from './settings-error.js';
 import { type HttpSettings, readHttp } from './settings-http.js';
 import { type ReplicaSettings, readReplica } from './settings-replica.js';
@@ -27,6 +28,8 @@ export interface Settings {
   secretKey: string | undefined;
   /** PLAYBASE_METRICS_TOKEN: GET /metrics then needs it as a bearer token; unset → loopback clients only. */
   metricsToken: string | undefined;
+  /** PLAYBASE_CONSOLE_ORIGINS: origins whose console may call the nosql role (CORS); empty → same origin only. */
+  consoleOrigins: string[];
   /** Prefix of every Redis key: processes sharing one Redis for different deployments (or tests) stay apart. */
   redisKeyPrefix: string;
   tlsCertFile: string | undefined;
@@ -300,6 +303,7 @@ export function loadSettings(
     redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
     secretKey: readSecretKey(env),
     metricsToken: readMetricsToken(env),
+    consoleOrigins: readConsoleOrigins(env),
     redisKeyPrefix: env.PLAYBASE_REDIS_KEY_PREFIX?.trim() || 'playbase',
     tlsCertFile,
     tlsKeyFile,

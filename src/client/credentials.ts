@@ -98,7 +98,7 @@ export class Credentials {
   }
 
   private async basicLogin(): Promise<Session> {
-    const basic = Buffer.from(`${this.o.username}:${this.o.password}`).toString('base64');
+    const basic = base64(`${this.o.username}:${this.o.password}`);
     const seconds = this.o.accessTokenSeconds;
     const { data, error, response } = await this.auth.GET('/restv2/auth/user', {
       params: { query: seconds === undefined ? {} : { expireInSeconds: String(seconds) } },
@@ -147,4 +147,11 @@ export function fetchWith(
     spare.headers.set(header, await credential(true));
     return base(spare);
   };
+}
+
+/** UTF-8 then base64, with what both Node and browsers have (the console uses this client too). */
+function base64(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }

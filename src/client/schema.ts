@@ -418,7 +418,8 @@ export interface paths {
         delete: operations["deleteGame"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Rename a game */
+        patch: operations["renameGame"];
         trace?: never;
     };
     "/restv2/game/{apiKey}/restore": {
@@ -1242,23 +1243,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/restv2/internal/clusters/{cluster}/changes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A runtime cluster's replica feed: the state of every game, account and signing key changed after the cursor (docs/topology.md); Bearer PLAYBASE_CLUSTER_SECRET */
-        get: operations["getClusterChanges"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/restv2/game/{apiKey}/config/~scripts/import": {
         parameters: {
             query?: never;
@@ -1270,6 +1254,23 @@ export interface paths {
         put?: never;
         /** Make the scripts those of a zip in the export layout (?dryRun=true: answer the changes only) */
         post: operations["importScripts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/restv2/internal/clusters/{cluster}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A runtime cluster's replica feed: the state of every game, account and signing key changed after the cursor (docs/topology.md); Bearer PLAYBASE_CLUSTER_SECRET */
+        get: operations["getClusterChanges"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4203,6 +4204,55 @@ export interface operations {
                      */
                     "application/json": {
                         message: string;
+                    };
+                };
+            };
+        };
+    };
+    renameGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Space Miners 2"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiKey": "k7Qd2mXp9LwZ4rTb8nYc",
+                     *       "name": "Space Miners",
+                     *       "cluster": "local",
+                     *       "owner": "ada@studio.example",
+                     *       "created": "2026-11-22T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        apiKey: string;
+                        name: string;
+                        cluster: string;
+                        owner: string;
+                        created: string;
+                        deleted?: string;
                     };
                 };
             };
@@ -9130,6 +9180,76 @@ export interface operations {
             };
         };
     };
+    importScripts: {
+        parameters: {
+            query?: {
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                apiKey: string;
+            };
+            cookie?: never;
+        };
+        /** @description a zip in the export layout (application/zip, application/x-zip-compressed, application/octet-stream; at most 4194304 bytes) */
+        requestBody: {
+            content: {
+                /** @example (zip of event/winRace.js, modules/UTILS.js, ...) */
+                "application/zip": unknown;
+                /** @example (zip of event/winRace.js, modules/UTILS.js, ...) */
+                "application/x-zip-compressed": unknown;
+                /** @example (zip of event/winRace.js, modules/UTILS.js, ...) */
+                "application/octet-stream": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dryRun": true,
+                     *       "added": [
+                     *         "modules/UTILS.js"
+                     *       ],
+                     *       "changed": [
+                     *         "event/winRace.js"
+                     *       ],
+                     *       "deleted": [
+                     *         "response/LogEventResponse.js"
+                     *       ],
+                     *       "unchanged": [],
+                     *       "refused": [
+                     *         {
+                     *           "file": "rtScript/match.js",
+                     *           "reason": "folder rtScript is not supported"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        dryRun: boolean;
+                        /** @description files whose script is new */
+                        added: string[];
+                        /** @description files that replace a script */
+                        changed: string[];
+                        /** @description scripts the zip does not hold (deleted) */
+                        deleted: string[];
+                        /** @description files equal to their script */
+                        unchanged: string[];
+                        /** @description files not applied, and why; a script of the same name is kept */
+                        refused: {
+                            file: string;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     getClusterChanges: {
         parameters: {
             query?: {
@@ -9202,76 +9322,6 @@ export interface operations {
                             children: {
                                 [key: string]: string[];
                             } | null;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    importScripts: {
-        parameters: {
-            query?: {
-                dryRun?: boolean;
-            };
-            header?: never;
-            path: {
-                apiKey: string;
-            };
-            cookie?: never;
-        };
-        /** @description a zip in the export layout (application/zip, application/x-zip-compressed, application/octet-stream; at most 4194304 bytes) */
-        requestBody: {
-            content: {
-                /** @example (zip of event/winRace.js, modules/UTILS.js, ...) */
-                "application/zip": unknown;
-                /** @example (zip of event/winRace.js, modules/UTILS.js, ...) */
-                "application/x-zip-compressed": unknown;
-                /** @example (zip of event/winRace.js, modules/UTILS.js, ...) */
-                "application/octet-stream": unknown;
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "dryRun": true,
-                     *       "added": [
-                     *         "modules/UTILS.js"
-                     *       ],
-                     *       "changed": [
-                     *         "event/winRace.js"
-                     *       ],
-                     *       "deleted": [
-                     *         "response/LogEventResponse.js"
-                     *       ],
-                     *       "unchanged": [],
-                     *       "refused": [
-                     *         {
-                     *           "file": "rtScript/match.js",
-                     *           "reason": "folder rtScript is not supported"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": {
-                        dryRun: boolean;
-                        /** @description files whose script is new */
-                        added: string[];
-                        /** @description files that replace a script */
-                        changed: string[];
-                        /** @description scripts the zip does not hold (deleted) */
-                        deleted: string[];
-                        /** @description files equal to their script */
-                        unchanged: string[];
-                        /** @description files not applied, and why; a script of the same name is kept */
-                        refused: {
-                            file: string;
-                            reason: string;
                         }[];
                     };
                 };

@@ -8,7 +8,15 @@ import type { App } from '../route/app.js';
 import { NO_BODY } from '../route/openapi.js';
 import { writePolicy } from '../route/policy.js';
 import { writeAudit } from './config-audit.js';
-import { createGame, deleteGame, endpointsOf, getGame, listDeletedGames, restoreGame } from './games.js';
+import {
+  createGame,
+  deleteGame,
+  endpointsOf,
+  getGame,
+  listDeletedGames,
+  renameGame,
+  restoreGame,
+} from './games.js';
 
 const GAME = {
   apiKey: 'k7Qd2mXp9LwZ4rTb8nYc',
@@ -29,6 +37,7 @@ const GameOut = Type.Object(
   { examples: [GAME] },
 );
 const ApiKey = Type.Object({ apiKey: Type.String({ minLength: 1, maxLength: 128 }) });
+const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Url = Type.Union([Type.String(), Type.Null()]);
 const EndpointsOut = Type.Object(
   { liveNosql: Url, previewNosql: Url, liveElasticSearch: Url, previewElasticSearch: Url },
@@ -44,7 +53,7 @@ const EndpointsOut = Type.Object(
   },
 );
 
-/** Creating, deleting and restoring games: audited under game; games and their groups feed credential checks. */
+/** Creating, renaming, deleting and restoring games: audited under game; games and their groups feed credential checks. */
 const GAME_WRITE = writePolicy('game', ['auth']);
 
 export function registerGameRoutes(app: App, ctx: Context): void {
@@ -63,7 +72,7 @@ export function registerGameRoutes(app: App, ctx: Context): void {
         summary: 'Create a game (the caller owns it)',
         body: Type.Object(
           {
-            name: Type.String({ minLength: 1, maxLength: 200 }),
+            name: Name,
             cluster: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
           },
           { additionalProperties: false, examples: [{ name: 'Space Miners' }] },
@@ -121,6 +130,26 @@ export function registerGameRoutes(app: App, ctx: Context): void {
       },
     },
     async (request) => getGame(pool, request.params.apiKey),
+  );
+  app.patch(
+    '/restv2/game/:apiKey',
+    {
+      // The service records the new name in its transaction.
+      config: { auth: { permission: ['game', 2] }, ...GAME_WRITE, auditInline: true },
+      schema: {
+        tags,
+        operationId: 'renameGame',
+        summary: 'Rename a game',
+        params: ApiKey,
+        body: Type.Object(
+          { name: Name },
+          { additionalProperties: false, examples: [{ name: 'Space Miners 2' }] },
+        ),
+        response: { 200: GameOut },
+      },
+    },
+    async (request) =>
+      renameGame(pool, request.params.apiKey, request.body.name, writeAudit(request, ctx.clock)),
   );
   app.delete(
     '/restv2/game/:apiKey',

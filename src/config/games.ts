@@ -11,6 +11,7 @@ import {
   markDeleted,
   markRestored,
   purgeDeletedGames,
+  renameGameRow,
   selectDeletedGames,
   selectGame,
 } from '../store/games.js';
@@ -78,6 +79,21 @@ export async function getGame(pool: pg.Pool, apiKey: string): Promise<Game> {
   const row = await selectGame(pool, apiKey);
   if (!row) throw authErrors.gameNotFound(apiKey);
   return toGame(row);
+}
+
+/** Renames the game; its audit entry (`audit`) commits with the change. */
+export async function renameGame(
+  pool: pg.Pool,
+  apiKey: string,
+  name: string,
+  audit?: RecordWrite,
+): Promise<Game> {
+  return withTransaction(pool, async (client) => {
+    const row = await renameGameRow(client, apiKey, name);
+    if (!row) throw authErrors.gameNotFound(apiKey);
+    await audit?.(client, apiKey);
+    return toGame(row);
+  });
 }
 
 /** Moves the game to the recycle bin; its audit entry (`audit`) commits with the change. */

@@ -27,6 +27,15 @@ export async function insertGame(db: Db, apiKey: string, game: NewGame): Promise
   return rows[0] as GameRow;
 }
 
+/** Renames a game that is not in the recycle bin: its new row, or undefined when there is none. */
+export async function renameGameRow(db: Db, apiKey: string, name: string): Promise<GameRow | undefined> {
+  const { rows } = await db.query<GameRow>(
+    'UPDATE games SET name = $2 WHERE api_key = $1 AND deleted_at IS NULL RETURNING *',
+    [apiKey, name],
+  );
+  return rows[0];
+}
+
 /** The game, unless it does not exist or is in the recycle bin. */
 export async function selectGame(db: Db, apiKey: string): Promise<GameRow | undefined> {
   const { rows } = await db.query<GameRow>('SELECT * FROM games WHERE api_key = $1 AND deleted_at IS NULL', [

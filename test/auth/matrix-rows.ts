@@ -212,6 +212,13 @@ export const GAME_ROWS: MatrixRow[] = [
   { method: 'GET', path: '/restv2/games/deleted', need: user, credentials: basicOrToken, ok: 200 },
   { method: 'GET', path: '/restv2/game/{apiKey}', need: { permission: ['game', 1] }, ok: 200 },
   {
+    method: 'PATCH',
+    path: '/restv2/game/{apiKey}',
+    need: { permission: ['game', 2] },
+    ok: 200,
+    body: { name: 'renamed by the matrix' },
+  },
+  {
     method: 'DELETE',
     path: '/restv2/game/{apiKey}',
     need: { permission: ['game', 2] },

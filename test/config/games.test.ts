@@ -175,3 +175,57 @@ describe('endpoint discovery (PLAYBASE_CLUSTERS templates)', () => {
     ]);
   });
 });
+
+describe('rename (PATCH /restv2/game/{apiKey})', () => {
+  let w: ConfigWorld;
+  beforeAll(async () => {
+    w = await startConfigWorld();
+  });
+  afterAll(() => w.close());
+
+  it('a new name → the game with it; the list shows it; the audit log has a game.patch entry', async () => {
+    const res = await w.call('PATCH', `/restv2/game/${w.apiKey}`, w.owner, { name: 'Space Miners 2' });
+    expect([res.statusCode, res.json().name, res.json().apiKey]).toEqual([200, 'Space Miners 2', w.apiKey]);
+    expect((await w.ok('GET', `/restv2/game/${w.apiKey}`)).name).toBe('Space Miners 2');
+    const mine = await w.ok('GET', '/restv2/games');
+    expect(JSON.stringify(mine)).toContain('Space Miners 2');
+    const audit = await w.ok('GET', `/restv2/game/${w.apiKey}/admin/audit`);
+    expect(audit.entries[0]).toMatchObject({ action: 'game.patch', method: 'PATCH', status: 200 });
+  });
+
+  it('bad names → 400 with the field; nothing changes', async () => {
+    for (const body of [
+      { name: '' },
+      { name: 'x'.repeat(201) },
+      {},
+      { name: null },
+      { name: 'ok', extra: 1 },
+    ]) {
+      const res = await w.call('PATCH', `/restv2/game/${w.apiKey}`, w.owner, body);
+      expect([JSON.stringify(body), res.statusCode]).toEqual([JSON.stringify(body), 400]);
+    }
+    expect((await w.ok('GET', `/restv2/game/${w.apiKey}`)).name).toBe('Space Miners 2');
+  });
+
+  it('a read-only collaborator → 403 PERMISSION_DENIED; an expired token → 401 TOKEN_EXPIRED', async () => {
+    const reader = await w.collaborator(['ReadOnly']);
+    const denied = await w.call('PATCH', `/restv2/game/${w.apiKey}`, reader, { name: 'Mine now' });
+    const expired = await tokenOf(w.server, w.ownerName, 1);
+    w.server.now.advance(2000);
+    const late = await w.call('PATCH', `/restv2/game/${w.apiKey}`, expired, { name: 'Late' });
+    expect([denied.statusCode, denied.json().code, late.statusCode, late.json().code]).toEqual([
+      403,
+      'PERMISSION_DENIED',
+      401,
+      'TOKEN_EXPIRED',
+    ]);
+    expect((await w.ok('GET', `/restv2/game/${w.apiKey}`)).name).toBe('Space Miners 2');
+  });
+
+  it('a game in the recycle bin → 404 GAME_NOT_FOUND', async () => {
+    const game = (await w.ok('POST', '/restv2/games', { name: 'Bin me' })).apiKey;
+    await w.ok('DELETE', `/restv2/game/${game}`);
+    const res = await w.call('PATCH', `/restv2/game/${game}`, w.owner, { name: 'Back?' });
+    expect([res.statusCode, res.json().code]).toEqual([404, 'GAME_NOT_FOUND']);
+  });
+});

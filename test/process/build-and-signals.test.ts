@@ -178,13 +178,19 @@ describe('the production build', () => {
     for (const asset of assets) expect(built).toContain(asset);
     expect(built).toContain('main.js');
     expect(built.filter((f) => /\.test(-util)?\./.test(f))).toEqual([]);
+    // The web console's prebuilt bundle (docs/console.md) ships beside the server.
+    expect(built).toContain('console/index.html');
   });
 
   it('build → every module it imports is a file of the build, a Node built-in or a runtime dependency', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     const runtime = new Set(Object.keys(pkg.dependencies));
     const wrong: string[] = [];
-    for (const file of [...filesUnder(out)].filter((f) => f.endsWith('.js'))) {
+    // The console's bundle runs in browsers and imports nothing: only the server's modules are read here.
+    const server = [...filesUnder(out)].filter(
+      (f) => f.endsWith('.js') && !relative(out, f).startsWith('console/'),
+    );
+    for (const file of server) {
       for (const m of readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
         const specifier = (m[1] ?? m[2] ?? m[3] ?? m[4])!;
         if (specifier.startsWith('.')) {
@@ -220,6 +226,8 @@ describe('the production build', () => {
       await ready(p, 60_000);
       expect(p.output()).toContain(`Playbase is up on ${p.url}`);
       expect(p.output()).toContain(`${p.url}/restv2/auth`);
+      expect(p.output()).toContain(`${p.url}/console/`);
+      expect((await fetch(`${p.url}/console/`)).status).toBe(200);
       await stopGracefully(p, 'SIGTERM', dataDir);
     } finally {
       killTree(p);
