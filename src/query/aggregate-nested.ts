@@ -37,7 +37,7 @@ export interface SubPipelines<S> {
 }
 
 /** Documents fed into $lookup sub-pipelines by one pipeline run (input documents × foreign documents). */
-export const MAX_LOOKUP_WORK = 10_000_000;
+export const MAX_LOOKUP_WORK = 5_000_000;
 /** Sub-pipelines nest at most this deep ($lookup in $facet in $lookup...), as in MongoDB. */
 export const MAX_SUB_PIPELINE_DEPTH = 20;
 
