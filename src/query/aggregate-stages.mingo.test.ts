@@ -182,7 +182,7 @@ describe('stages of issue 16: differential against mingo', () => {
       minSame: 300,
       known: knownBucket,
     });
-    expect(counts.same + (counts.S4e ?? 0)).toBeGreaterThan(250);
+    expect((counts.same ?? 0) + (counts.S4e ?? 0)).toBeGreaterThan(250);
   });
 
   it('$bucketAuto', () => {
