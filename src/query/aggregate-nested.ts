@@ -37,7 +37,7 @@ export interface SubPipelines<S> {
 }
 
 /** Documents fed into $lookup sub-pipelines by one pipeline run (input documents × foreign documents). */
-export const MAX_LOOKUP_WORK = 5_000_000;
+export const MAX_LOOKUP_WORK = 2_000_000;
 /** Sub-pipelines nest at most this deep ($lookup in $facet in $lookup...), as in MongoDB. */
 export const MAX_SUB_PIPELINE_DEPTH = 20;
 
@@ -220,8 +220,8 @@ export interface NestedRun<S> {
   run(stages: S[], docs: Doc[]): Doc[];
   cap: number;
   now: Date;
-  /** Documents fed into $lookup sub-pipelines so far in this run. */
-  work: { fed: number };
+  /** Documents fed into $lookup sub-pipelines so far in this run, and the most it may feed. */
+  work: { fed: number; max: number };
 }
 
 /** The values a localField names (leaf arrays give their elements); none at all is null (MongoDB's rule). */
@@ -271,8 +271,8 @@ export function lookupProcessor<S>(spec: LookupSpec<S>, run: NestedRun<S>): Proc
       let matched = joined(doc);
       if (spec.rest.length > 0) {
         run.work.fed += matched.length;
-        if (run.work.fed > MAX_LOOKUP_WORK)
-          throw queryErrors.tooLarge('documents fed into $lookup sub-pipelines', MAX_LOOKUP_WORK);
+        if (run.work.fed > run.work.max)
+          throw queryErrors.tooLarge('documents fed into $lookup sub-pipelines', run.work.max);
         const vars = new Map(spec.lets.map(([name, expr]) => [name, evaluate(expr, doc, run.now)]));
         const input = matched;
         matched = runningWithVars(vars, () => run.run(spec.rest, input));

@@ -53,7 +53,7 @@ function runMingo(docs: Doc[], other: Doc[], pipeline: Doc[]): Outcome {
   }
 }
 
-export interface StageCase {
+interface StageCase {
   name: string;
   stages: fc.Arbitrary<Doc[]>;
   /** Compare outputs as sets (the stage leaves the order unspecified). */
@@ -67,7 +67,7 @@ export interface StageCase {
 
 const sortedByShow = (docs: unknown[]) => [...docs].sort((x, y) => show(x).localeCompare(show(y)));
 
-export function checkStage(c: StageCase, runs = 600): Record<string, number> {
+function checkStage(c: StageCase, runs = 600): Record<string, number> {
   const counts: Record<string, number> = { same: 0 };
   fc.assert(
     fc.property(collectionArb, foreignArb, c.stages, (docs, other, pipeline) => {
@@ -217,7 +217,7 @@ describe('stages of issue 16: differential against mingo', () => {
       ignoreKeyOrder: true,
       stages,
       minSame: 400,
-      known: (docs, o, p, ours, theirs) => knownFacet(docs, p, ours, theirs),
+      known: (docs, _o, p, ours, theirs) => knownFacet(docs, p, ours, theirs),
     });
     expect(counts.same).toBeGreaterThan(400);
   });

@@ -10,7 +10,7 @@ import {
   type PipelineRead,
 } from './aggregate-extra.js';
 import { type GroupSpec, parseGroup } from './aggregate-group.js';
-import type { NestedRun } from './aggregate-nested.js';
+import { MAX_LOOKUP_WORK, type NestedRun } from './aggregate-nested.js';
 import { parseMatchExpr } from './aggregate-reshape.js';
 import {
   countProcessor,
@@ -61,8 +61,10 @@ export interface PipelineOptions {
    * `read.head` would leave them); the caller checks the request may read the collection. None: such stages 400.
    */
   foreign?: (read: PipelineRead) => Doc[];
+  /** Most documents $lookup sub-pipelines may be fed in one run (MAX_LOOKUP_WORK unless the caller says). */
+  maxLookupWork?: number;
   /** Shared by the nested runs of one pipeline ($lookup's work bound). */
-  work?: { fed: number };
+  work?: { fed: number; max: number };
 }
 
 type PipelineStageParser = (arg: Value) => PipelineStage | PipelineStage[];
@@ -221,7 +223,7 @@ function buildChain(stages: PipelineStage[], options: PipelineOptions): Chain {
     run: (sub, docs) => runPipelineSync(sub, docs, { ...options, now, work: nested.work }),
     cap,
     now,
-    work: options.work ?? { fed: 0 },
+    work: options.work ?? { fed: 0, max: options.maxLookupWork ?? MAX_LOOKUP_WORK },
   };
   const chainOf = (sub: PipelineStage[]) => buildChain(sub, { ...options, now, work: nested.work });
   const processors = stages.map((stage, i) =>
