@@ -206,6 +206,36 @@ describe('$lookup and $unionWith over HTTP', () => {
   });
 });
 
+describe('hostile sizes', () => {
+  // Each document grows a 1 MiB string (20 doublings): 20 of them pass the 16 MiB of one built document.
+  const grow = {
+    $set: {
+      s: {
+        $reduce: { input: { $range: [0, 20] }, initialValue: 'x', in: { $concat: ['$$value', '$$value'] } },
+      },
+    },
+  };
+  it('$facet, $group $push and $lookup results past 16 MiB → 400 QUERY_TOO_LARGE naming them, never a 500', async () => {
+    const c = await collectionWith(Array.from({ length: 20 }, (_, i) => ({ _id: i })));
+    for (const [pipeline, name] of [
+      [[grow, { $facet: { all: [] } }], '$facet'],
+      [[grow, { $group: { _id: null, all: { $push: '$s' } } }], '$push'],
+      [
+        [grow, { $bucketAuto: { groupBy: '$_id', buckets: 1, output: { all: { $addToSet: '$s' } } } }],
+        '$addToSet',
+      ],
+      [[{ $limit: 1 }, { $lookup: { from: c, pipeline: [grow], as: 'all' } }], '$lookup'],
+    ] as const) {
+      const res = await aggregate(c, pipeline);
+      expect(res.status, name).toBe(400);
+      expect(res.json).toMatchObject({ code: 'QUERY_TOO_LARGE' });
+      expect((res.json as Json).message).toContain(name);
+    }
+    // The server still answers.
+    expect((await aggregate(c, [{ $count: 'n' }])).json).toEqual([{ n: 20 }]);
+  });
+});
+
 describe('the rule of a find on the other collection', () => {
   it('a collection whose group does not allow FIND → 403 NOSQL_ACTION_NOT_ALLOWED; absent → 404; no listing → 404', () => {
     const scope = { game: 'g', stage: 'preview' as const, collection: 'x' };
