@@ -51,6 +51,7 @@ export async function readForeign(
   scope: Scope,
   stages: PipelineStage[],
   collections: CollectionEntry[] | undefined,
+  caps = { documents: MAX_FOREIGN_DOCUMENTS, bytes: MAX_FOREIGN_BYTES },
 ): Promise<(read: PipelineRead) => Doc[]> {
   const reads = foreignReadsOf(stages);
   for (const read of reads) checkReadable(collections, scope, read.collection);
@@ -64,13 +65,9 @@ export async function readForeign(
       for (const text of texts) {
         count++;
         bytes += text.length;
-        if (count > MAX_FOREIGN_DOCUMENTS)
-          throw pipelineErrors.bufferLimit('$lookup/$unionWith', MAX_FOREIGN_DOCUMENTS);
-        if (bytes > MAX_FOREIGN_BYTES)
-          throw queryErrors.tooLarge(
-            'bytes of the collections $lookup and $unionWith read',
-            MAX_FOREIGN_BYTES,
-          );
+        if (count > caps.documents) throw pipelineErrors.bufferLimit('$lookup/$unionWith', caps.documents);
+        if (bytes > caps.bytes)
+          throw queryErrors.tooLarge('bytes of the collections $lookup and $unionWith read', caps.bytes);
         docs.push(parseStored(text));
       }
     }
