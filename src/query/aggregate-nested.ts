@@ -66,6 +66,8 @@ export function parseFacet<S>(raw: unknown, sub: SubPipelines<S>): FacetSpec<S> 
   for (const [name, pipeline] of Object.entries(raw)) {
     if (name === '' || name.startsWith('$') || name.includes('.'))
       throw pipelineErrors.badStage('$facet', `bad facet name '${name}'`);
+    if (Array.isArray(pipeline) && pipeline.length === 0)
+      throw pipelineErrors.badStage('$facet', `the sub-pipeline '${name}' is empty`);
     const stages = parseSub(pipeline, '$facet', sub);
     for (const s of pipeline as Array<Record<string, unknown>>) {
       const op = Object.keys(s)[0];

@@ -41,6 +41,11 @@ function addEntries(spec: Doc, tree: FieldTree, stage: string, prefix: string): 
       throw pipelineErrors.badStage(stage, `the path '${prefix}${key}' collides with another field`);
     const value = spec[key]!;
     const keys = isDoc(value) ? Object.keys(value) : [];
+    if (isDoc(value) && keys.length === 0)
+      throw pipelineErrors.badStage(
+        stage,
+        `an empty object is not a valid value at '${prefix}${key}' (write {$literal: {}})`,
+      );
     if (isDoc(value) && keys.length > 0 && !keys[0]!.startsWith('$')) {
       const sub: FieldTree = new Map();
       node.set(last, sub);

@@ -209,7 +209,7 @@ describe('stages of issue 16: differential against mingo', () => {
       [{ $match: { a: { $exists: true } } }, { $project: { a: 1 } }],
       [{ $group: { _id: null, s: { $sum: '$b' } } }],
       [{ $sort: { _id: -1 } }, { $limit: 2 }],
-      [],
+      [{ $skip: 0 }],
     );
     const stages = fc.record({ x: sub, y: sub }).map(({ x, y }) => [{ $facet: { x, y } } as Doc]);
     const counts = checkStage({

@@ -41,6 +41,8 @@ describe('$addFields / $set', () => {
   it('colliding paths or $ names → 400 naming the stage', () => {
     expect(failure(() => parsePipeline([{ $set: { a: 1, 'a.b': 2 } }]))).toContain('Bad $set stage');
     expect(failure(() => parsePipeline([{ $addFields: { $a: 1 } }]))).toContain('$addFields');
+    expect(failure(() => parsePipeline([{ $set: { a: {} } }]))).toContain('empty object');
+    expect(run([{ $set: { a: { $literal: {} } } }], [{ _id: 1 }])).toEqual([{ _id: 1, a: {} }]);
   });
 });
 
@@ -107,8 +109,9 @@ describe('$replaceRoot, $unset, $sortByCount, $bucket, $bucketAuto', () => {
 });
 
 describe('$facet, $lookup, $unionWith', () => {
-  it('$facet of no input → one document of empty arrays', () => {
-    expect(run([{ $facet: { a: [{ $count: 'n' }], b: [] } }], [])).toEqual([{ a: [], b: [] }]);
+  it('$facet of no input → one document of empty arrays; an empty sub-pipeline → 400', () => {
+    expect(run([{ $facet: { a: [{ $count: 'n' }], b: [{ $skip: 0 }] } }], [])).toEqual([{ a: [], b: [] }]);
+    expect(failure(() => parsePipeline([{ $facet: { a: [] } }]))).toContain('empty');
   });
 
   it('equality $lookup: an array localField matches its elements; missing matches null and missing (S6)', () => {
@@ -222,12 +225,12 @@ describe('bounds', () => {
     expect(failure(() => run([{ $group: { _id: null, all: { $push: '$s' } } }], many))).toContain(
       '400 QUERY_TOO_LARGE',
     );
-    expect(failure(() => run([{ $facet: { all: [] } }], many))).toContain('$facet');
+    expect(failure(() => run([{ $facet: { all: [{ $skip: 0 }] } }], many))).toContain('$facet');
     expect(
       failure(() => run([{ $lookup: { from: 'o', pipeline: [], as: 'x' } }], [{ _id: 1 }], many)),
     ).toContain('$lookup');
     const small = Array.from({ length: 50 }, (_, i) => ({ _id: i }));
-    expect(failure(() => run([{ $facet: { a: [] } }], small, [], 20))).toContain(
+    expect(failure(() => run([{ $facet: { a: [{ $skip: 0 }] } }], small, [], 20))).toContain(
       '400 QUERY_PIPELINE_BUFFER_LIMIT',
     );
     expect(failure(() => run([{ $bucketAuto: { groupBy: '$_id', buckets: 2 } }], small, [], 20))).toContain(

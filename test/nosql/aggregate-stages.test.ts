@@ -218,7 +218,7 @@ describe('hostile sizes', () => {
   it('$facet, $group $push and $lookup results past 16 MiB → 400 QUERY_TOO_LARGE naming them, never a 500', async () => {
     const c = await collectionWith(Array.from({ length: 20 }, (_, i) => ({ _id: i })));
     for (const [pipeline, name] of [
-      [[grow, { $facet: { all: [] } }], '$facet'],
+      [[grow, { $facet: { all: [{ $skip: 0 }] } }], '$facet'],
       [[grow, { $group: { _id: null, all: { $push: '$s' } } }], '$push'],
       [
         [grow, { $bucketAuto: { groupBy: '$_id', buckets: 1, output: { all: { $addToSet: '$s' } } } }],
