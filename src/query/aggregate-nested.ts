@@ -335,6 +335,23 @@ export function unionWithProcessor<S>(spec: UnionSpec<S>, run: NestedRun<S>): Pr
   };
 }
 
+/** Stages of a pipeline with those of its sub-pipelines ($facet, $lookup, $unionWith), at every depth. */
+export function countStages<S>(stages: S[]): number {
+  let n = stages.length;
+  for (const stage of stages as Array<{ op: string } & Record<string, unknown>>) {
+    if (stage.op === '$facet')
+      for (const [, sub] of (stage.spec as FacetSpec<S>).facets) n += countStages(sub);
+    if (stage.op === '$lookup' || stage.op === '$unionWith') {
+      const spec = stage.spec as LookupSpec<S> | UnionSpec<S>;
+      n +=
+        countStages(spec.read.head) +
+        countStages(spec.rest) +
+        ('cached' in spec ? countStages(spec.cached) : 0);
+    }
+  }
+  return n;
+}
+
 /** Every read of other collections a pipeline makes, nested ones included, for the caller to load. */
 export function foreignReadsOf<S>(stages: S[], out: Array<ForeignRead<S>> = []): Array<ForeignRead<S>> {
   for (const stage of stages as Array<{ op: string } & Record<string, unknown>>) {

@@ -180,6 +180,10 @@ describe('$facet, $lookup, $unionWith', () => {
     let deep: unknown = [];
     for (let i = 0; i < 25; i++) deep = [{ $lookup: { from: 'o', pipeline: deep, as: 'x' } }];
     expect(failure(() => parsePipeline(deep))).toContain('400 QUERY_TOO_LARGE');
+    const facets = Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`f${i}`, [{ $count: 'n' }]]));
+    expect(failure(() => parsePipeline([{ $facet: facets }, { $facet: facets }]))).toContain(
+      'sub-pipelines included',
+    );
   });
 });
 

@@ -10,7 +10,7 @@ import {
   type PipelineRead,
 } from './aggregate-extra.js';
 import { type GroupSpec, parseGroup } from './aggregate-group.js';
-import { MAX_LOOKUP_WORK, type NestedRun } from './aggregate-nested.js';
+import { countStages, MAX_LOOKUP_WORK, type NestedRun } from './aggregate-nested.js';
 import { parseMatchExpr } from './aggregate-reshape.js';
 import {
   countProcessor,
@@ -103,7 +103,11 @@ const RAW_ARGUMENT = new Set(['$match', '$sort', ...EXTRA_RAW_ARGUMENT]);
 /** Validates a pipeline as sent (extended JSON, as JSON.parse returns it): an array of one-key stages. */
 export function parsePipeline(pipeline: unknown): PipelineStage[] {
   // One $regex step budget for the whole pipeline, however many $match stages and predicates it holds.
-  return sharingRegexBudget(() => parseStages(pipeline));
+  const stages = sharingRegexBudget(() => parseStages(pipeline));
+  // Every document passes each stage of every sub-pipeline ($facet's fan out): the bound counts them all.
+  if (countStages(stages) > MAX_PIPELINE_STAGES)
+    throw queryErrors.tooLarge('stages in a pipeline, sub-pipelines included', MAX_PIPELINE_STAGES);
+  return stages;
 }
 
 function parseStages(pipeline: unknown): PipelineStage[] {
