@@ -87,12 +87,14 @@ export class AccumulatorStates {
   /** Folds one document in; returns how many values the states now hold in addition. */
   add(doc: Doc, now: Date): number {
     let held = 0;
-    this.fields.forEach((field, i) => {
+    for (let i = 0; i < this.fields.length; i++) {
+      const field = this.fields[i]!;
       const state = this.states[i]!;
       const v = state.op === '$sumConstant' ? undefined : evaluate(field.expr, doc, now);
-      held += accumulate(state, v, field);
-      if ('bytes' in state) this.checkBytes(state, v, field);
-    });
+      const added = accumulate(state, v, field);
+      held += added;
+      if (added > 0 && 'bytes' in state) this.checkBytes(state, v, field);
+    }
     return held;
   }
 
