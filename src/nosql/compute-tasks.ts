@@ -37,7 +37,8 @@ export const documentTasks = {
     compute: DocumentCompute,
   ) => updateBody(op, needDb(db), compute),
   remove: (op: DocumentOp, db: pg.Pool | undefined) => removeBody(op, needDb(db)),
-  aggregate: (op: DocumentOp, db: pg.Pool | undefined) => aggregateBody(op, needDb(db)),
+  aggregate: (op: DocumentOp & { collections?: CollectionEntry[] | undefined }, db: pg.Pool | undefined) =>
+    aggregateBody(op, needDb(db)),
   findAndModify: (op: DocumentOp & { collection: CollectionEntry }, db: pg.Pool | undefined) =>
     findAndModifyBody(op, needDb(db)),
   distinct: (op: DocumentOp, db: pg.Pool | undefined) => distinctBody(op, needDb(db)),

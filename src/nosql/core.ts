@@ -16,6 +16,7 @@ import {
 } from './collections.js';
 import type { DocumentCompute, DocumentInput, DocumentOutput } from './compute-tasks.js';
 import { withDbErrors } from './db-errors.js';
+import { mayReadOthers } from './foreign-reads.js';
 import { createIndex, type DdlOptions, dropIndex, type IndexDescription, listIndexes } from './indexes.js';
 import type { GameScope, Scope } from './scope.js';
 import { type CollectionStats, collectionStats, type DatabaseStats, databaseStats } from './stats.js';
@@ -50,6 +51,11 @@ export interface NosqlCore {
     input: DocumentInput<N>,
     size: number,
   ): Promise<DocumentOutput<N>>;
+  /**
+   * An aggregation: the stage's collections are listed first when the body may name others ($lookup,
+   * $unionWith), for the task to check them as a find would be checked.
+   */
+  aggregate(input: DocumentInput<'aggregate'>): Promise<string>;
   listCollections(scope: GameScope): Promise<CollectionEntry[]>;
   databaseStats(scope: GameScope): Promise<DatabaseStats>;
   collectionStats(scope: Scope): Promise<CollectionStats>;
@@ -72,6 +78,14 @@ export function makeCore(o: CoreOptions): NosqlCore {
     },
     runDocuments: (name, input, size) =>
       guarded((input as { scope: Scope }).scope, () => o.compute.run(name, input, size, o.pool)),
+    aggregate: (input) =>
+      guarded(input.scope, async () => {
+        const collections = mayReadOthers(input.body)
+          ? await listCollections(o.pool, input.scope, o.configured)
+          : undefined;
+        // Always on a compute thread: the stages after the leading ones run over documents of any size.
+        return o.compute.run('aggregate', { ...input, collections }, Number.POSITIVE_INFINITY, o.pool);
+      }),
     listCollections: (scope) => guarded(undefined, () => listCollections(o.pool, scope, o.configured)),
     databaseStats: (scope) =>
       guarded(undefined, async () => {

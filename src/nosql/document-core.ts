@@ -196,12 +196,17 @@ export async function removeBody(op: DocumentOp, db: pg.Pool): Promise<number> {
   return removeDocuments(db, op.scope, parseFilter(b.query));
 }
 
-export async function aggregateBody(op: DocumentOp, db: pg.Pool): Promise<string> {
+/** `collections`: the stage's listing, read when the body may name other collections ($lookup, $unionWith). */
+export async function aggregateBody(
+  op: DocumentOp & { collections?: CollectionEntry[] | undefined },
+  db: pg.Pool,
+): Promise<string> {
   const raw = bodyValue(op.body);
   checkNesting(raw);
   const stages = parsePipeline(raw);
   async function* rendered() {
-    for await (const docs of aggregateDocuments(db, op.scope, stages)) yield docs.map((d) => wireText(d));
+    for await (const docs of aggregateDocuments(db, op.scope, stages, op.collections))
+      yield docs.map((d) => wireText(d));
   }
   return arrayText(rendered());
 }

@@ -148,8 +148,8 @@ export function registerDocumentRoutes(app: App, env: NosqlEnv): void {
     route('Aggregate', 'Run an aggregation pipeline', READ, schemas.AggregateBody, schemas.AggregateAnswer),
     async (request, reply) => {
       const { scope } = await collectionFor(env, request, 'AGGREGATE');
-      // Always on a compute thread: the stages after the leading ones run over documents of any size.
-      return sendJson(reply, await core('aggregate', scope, request, Number.POSITIVE_INFINITY));
+      const op = { scope, body: bodyOf(request.body).body, now: clock() };
+      return sendJson(reply, await env.core.aggregate(op));
     },
   );
 

@@ -1,7 +1,17 @@
 // Aggregation pipelines in JavaScript: parse and validate the stages, run them over a stream of documents,
 // and split off the leading $match/$sort/$skip/$limit that a SQL layer can run instead.
+
 import { parseFieldPath } from './aggregate-expr.js';
+import {
+  EXTRA_RAW_ARGUMENT,
+  type ExtraStage,
+  extraParsers,
+  extraProcessor,
+  type PipelineRead,
+} from './aggregate-extra.js';
 import { type GroupSpec, parseGroup } from './aggregate-group.js';
+import { countStages, MAX_LOOKUP_WORK, type NestedRun } from './aggregate-nested.js';
+import { parseMatchExpr } from './aggregate-reshape.js';
 import {
   countProcessor,
   type Emit,
@@ -36,22 +46,37 @@ export type PipelineStage =
   | { op: '$limit'; n: number }
   | { op: '$project'; projection: Projection }
   | { op: '$unwind'; spec: UnwindSpec }
-  | { op: '$count'; field: string };
+  | { op: '$count'; field: string }
+  | ExtraStage;
+
+export type { PipelineRead } from './aggregate-extra.js';
 
 export interface PipelineOptions {
   /** Most documents (or groups plus accumulated values) one $sort or $group may hold; past it: 400. */
   maxBuffered?: number;
   /** $$NOW for every expression of the run (MongoDB: one instant per aggregation); by default when it starts. */
   now?: Date;
+  /**
+   * The documents of another collection for $lookup and $unionWith (read as `read.pushdown` says, or as
+   * `read.head` would leave them); the caller checks the request may read the collection. None: such stages 400.
+   */
+  foreign?: (read: PipelineRead) => Doc[];
+  /** Most documents $lookup sub-pipelines may be fed in one run (MAX_LOOKUP_WORK unless the caller says). */
+  maxLookupWork?: number;
+  /** Shared by the nested runs of one pipeline ($lookup's work bound). */
+  work?: { fed: number; max: number };
 }
 
-type PipelineStageParser = (arg: Value) => PipelineStage;
+type PipelineStageParser = (arg: Value) => PipelineStage | PipelineStage[];
 
-const PARSERS: Record<PipelineStage['op'], PipelineStageParser> = {
+const PARSERS: Record<string, PipelineStageParser> = {
   $match: (raw) => {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       throw pipelineErrors.badStage('$match', 'the filter must be a document');
     }
+    // $expr at the top runs in memory (it may read a $lookup's variables): never pushed down.
+    if (Object.hasOwn(raw, '$expr'))
+      return { op: '$matchExpr', spec: parseMatchExpr(raw as Record<string, unknown>) };
     return { op: '$match', raw, node: parseFilter(raw) };
   },
   $group: (arg) => ({ op: '$group', spec: parseGroup(arg) }),
@@ -61,22 +86,35 @@ const PARSERS: Record<PipelineStage['op'], PipelineStageParser> = {
   $project: (arg) => ({ op: '$project', projection: parseProjectStage(arg) }),
   $unwind: (arg) => ({ op: '$unwind', spec: parseUnwind(arg) }),
   $count: (arg) => ({ op: '$count', field: parseCountField(arg) }),
+  // The stages of issue 16 (aggregate-extra.ts).
+  ...extraParsers({
+    parse: (raw) => parseStages(raw),
+    split: (stages) => splitPushdown(stages),
+    isMatch: (stage) => stage.op === '$match',
+  }),
 };
 
-/** Stages whose argument goes to the filter or sort parser as sent, and is kept that way for pushdown. */
-const RAW_ARGUMENT = new Set(['$match', '$sort']);
+/**
+ * Stages whose argument goes to its parser as sent: filters and sorts (kept that way for pushdown), and the
+ * stages holding sub-pipelines (parsed as pipelines are).
+ */
+const RAW_ARGUMENT = new Set(['$match', '$sort', ...EXTRA_RAW_ARGUMENT]);
 
 /** Validates a pipeline as sent (extended JSON, as JSON.parse returns it): an array of one-key stages. */
 export function parsePipeline(pipeline: unknown): PipelineStage[] {
   // One $regex step budget for the whole pipeline, however many $match stages and predicates it holds.
-  return sharingRegexBudget(() => parseStages(pipeline));
+  const stages = sharingRegexBudget(() => parseStages(pipeline));
+  // Every document passes each stage of every sub-pipeline ($facet's fan out): the bound counts them all.
+  if (countStages(stages) > MAX_PIPELINE_STAGES)
+    throw queryErrors.tooLarge('stages in a pipeline, sub-pipelines included', MAX_PIPELINE_STAGES);
+  return stages;
 }
 
 function parseStages(pipeline: unknown): PipelineStage[] {
   if (!Array.isArray(pipeline)) throw pipelineErrors.badPipeline('the pipeline must be an array of stages');
   if (pipeline.length > MAX_PIPELINE_STAGES)
     throw queryErrors.tooLarge('stages in a pipeline', MAX_PIPELINE_STAGES);
-  return pipeline.map((stage: unknown) => {
+  return pipeline.flatMap((stage: unknown) => {
     if (typeof stage !== 'object' || stage === null || Array.isArray(stage)) {
       throw pipelineErrors.badPipeline('each stage must be a document');
     }
@@ -86,7 +124,7 @@ function parseStages(pipeline: unknown): PipelineStage[] {
     if (!Object.hasOwn(PARSERS, op)) throw pipelineErrors.unknownStage(op);
     const raw = (stage as Record<string, unknown>)[op];
     const arg = RAW_ARGUMENT.has(op) ? (raw as Value) : fromWire(raw, { allowDollarKeys: true });
-    return PARSERS[op as PipelineStage['op']](arg);
+    return PARSERS[op]!(arg);
   });
 }
 
@@ -180,7 +218,21 @@ function buildChain(stages: PipelineStage[], options: PipelineOptions): Chain {
   const cap = options.maxBuffered ?? DEFAULT_MAX_BUFFERED;
   // The clock is read once here, never by the expression evaluator.
   const now = options.now ?? new Date();
-  const processors = stages.map((stage, i) => makeProcessor(stage, cap, keptBySort(stages, i), now));
+  const nested: NestedRun<PipelineStage> = {
+    read: (read) => {
+      if (options.foreign === undefined)
+        throw pipelineErrors.badStage('$lookup', 'no other collection can be read here');
+      return options.foreign(read);
+    },
+    run: (sub, docs) => runPipelineSync(sub, docs, { ...options, now, work: nested.work }),
+    cap,
+    now,
+    work: options.work ?? { fed: 0, max: options.maxLookupWork ?? MAX_LOOKUP_WORK },
+  };
+  const chainOf = (sub: PipelineStage[]) => buildChain(sub, { ...options, now, work: nested.work });
+  const processors = stages.map((stage, i) =>
+    makeProcessor(stage, cap, keptBySort(stages, i), now, nested, chainOf),
+  );
   let out: Doc[] = [];
   const emits: Emit[] = [];
   for (let i = processors.length - 1; i >= 0; i--) {
@@ -209,7 +261,14 @@ function buildChain(stages: PipelineStage[], options: PipelineOptions): Chain {
   };
 }
 
-function makeProcessor(stage: PipelineStage, cap: number, keep: number | undefined, now: Date): Processor {
+function makeProcessor(
+  stage: PipelineStage,
+  cap: number,
+  keep: number | undefined,
+  now: Date,
+  nested: NestedRun<PipelineStage>,
+  chainOf: (stages: PipelineStage[]) => Chain,
+): Processor {
   switch (stage.op) {
     case '$match':
       return matchProcessor(stage.node);
@@ -225,8 +284,10 @@ function makeProcessor(stage: PipelineStage, cap: number, keep: number | undefin
       return projectProcessor(stage.projection, now);
     case '$unwind':
       return unwindProcessor(stage.spec);
-    default:
+    case '$count':
       return countProcessor(stage.field);
+    default:
+      return extraProcessor(stage, cap, now, nested, chainOf);
   }
 }
 

@@ -54,7 +54,7 @@ export const pipelineErrors = {
   bufferLimit: def(
     'QUERY_PIPELINE_BUFFER_LIMIT',
     400,
-    'A $group or $sort stage would hold more documents in memory than the configured limit.',
+    'A stage that holds documents ($group, $sort, $bucketAuto, $sample, $facet, $lookup, $unionWith) would hold more than the limit; the message names it.',
     (stage: string, limit: number) => `${stage} would hold more than ${limit} documents in memory`,
   ),
 };

@@ -146,6 +146,37 @@ export function hostileCases(scale = 1, documents = 50_000): HostileCase[] {
       accept: servedOrRefused,
     },
     {
+      name: `a correlated $lookup of ${documents} documents into themselves (a nested loop)`,
+      path: 'collection/script.many/aggregate',
+      body: () => [
+        {
+          $lookup: {
+            from: 'script.many',
+            let: { s: '$s' },
+            pipeline: [{ $match: { $expr: { $eq: ['$s', '$$s'] } } }],
+            as: 'same',
+          },
+        },
+        { $count: 'n' },
+      ],
+      accept: servedOrRefused,
+    },
+    {
+      name: `$facet with 990 sub-pipelines, $bucketAuto and $sortByCount over ${documents} documents`,
+      path: 'collection/script.many/aggregate',
+      body: () => [
+        {
+          $facet: {
+            ...Object.fromEntries(range(990).map((i) => [`f${i}`, [{ $count: 'n' }]])),
+            auto: [{ $bucketAuto: { groupBy: '$s', buckets: 1000 } }, { $count: 'n' }],
+            top: [{ $sortByCount: '$t' }],
+          },
+        },
+        { $project: { top: 1 } },
+      ],
+      accept: servedOrRefused,
+    },
+    {
       name: `nested-repetition regular expression over ${documents} documents`,
       path: 'collection/script.many/find',
       body: () => ({ query: { s: { $regex: '(((a{100}){100}){100})' } } }),

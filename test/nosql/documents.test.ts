@@ -412,7 +412,7 @@ describe('aggregate', () => {
   });
 
   it.each([
-    ['an unknown stage', 'QUERY_UNKNOWN_PIPELINE_STAGE', [{ $lookup: {} }]],
+    ['an unknown stage', 'QUERY_UNKNOWN_PIPELINE_STAGE', [{ $graphLookup: {} }]],
     ['an object body', 'QUERY_BAD_PIPELINE', { $match: {} }],
     ['an unknown accumulator', 'QUERY_UNKNOWN_ACCUMULATOR', [{ $group: { _id: null, x: { $top: 1 } } }]],
   ])('aggregate with %s → 400 %s', async (_name, code, body) => {
