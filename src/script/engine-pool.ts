@@ -160,7 +160,11 @@ export class EnginePool {
       errors: {},
       logs: [],
       droppedLogs: 0,
-      failure: { message: 'the script ran past its time budget and its thread was ended', at: null, stack: '' },
+      failure: {
+        message: 'the script ran past its time budget and its thread was ended',
+        at: null,
+        stack: '',
+      },
       ms: current.job.timeLimitMs + HARD_STOP_GRACE_MS,
     });
     this.replace(thread);

@@ -3,13 +3,13 @@
 // and an interrupt handler that ends it at its deadline. The script's host calls (collections, players) go to
 // the event loop; this thread waits for the answer with Atomics.wait, so the script sees a synchronous API
 // while the event loop never blocks.
-import { MessagePort, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import * as variantModule from '@jitl/quickjs-wasmfile-release-sync';
 import {
+  newQuickJSWASMModuleFromVariant,
   type QuickJSContext,
   type QuickJSHandle,
   type QuickJSWASMModule,
-  newQuickJSWASMModuleFromVariant,
 } from 'quickjs-emscripten-core';
 import { lowerThreadPriority } from '../thread-priority.js';
 import { PRELUDE } from './prelude.js';
@@ -69,7 +69,11 @@ function hostCall(ex: Execution, op: string, args: string): string | undefined {
   }
 }
 
-function setIn(ex: Execution, kind: 'scriptData' | 'scriptError', a: { op: string; name?: string; value?: unknown }) {
+function setIn(
+  ex: Execution,
+  kind: 'scriptData' | 'scriptError',
+  a: { op: string; name?: string; value?: unknown },
+) {
   const map = kind === 'scriptData' ? ex.scriptData : ex.errors;
   const name = a.name ?? '';
   switch (a.op) {
@@ -153,7 +157,10 @@ function local(ex: Execution, op: string, args: string): string | undefined {
   }
 }
 
-function describe(ctx: QuickJSContext, handle: QuickJSHandle): { message: string; stack: string; name: string } {
+function describe(
+  ctx: QuickJSContext,
+  handle: QuickJSHandle,
+): { message: string; stack: string; name: string } {
   const dumped = ctx.dump(handle) as unknown;
   if (dumped && typeof dumped === 'object') {
     const d = dumped as { name?: unknown; message?: unknown; stack?: unknown };

@@ -3,10 +3,10 @@
 // collection, never a game, so no name reaches another game's data. Writes go to runtime collections only, on
 // the execution's transaction.
 import {
+  type CollectionEntry,
   createCollection,
   META_PREFIX,
   RUNTIME_PREFIX,
-  type CollectionEntry,
   SYSTEM_COLLECTIONS,
 } from '../nosql/collections.js';
 import { withDbErrors } from '../nosql/db-errors.js';
@@ -22,6 +22,7 @@ import {
 } from '../nosql/document-core.js';
 import { distinctBody, findAndModifyBody } from '../nosql/find-and-modify.js';
 import { checkCollectionName, type Scope } from '../nosql/scope.js';
+import { withSavepoint } from '../store/db.js';
 import type { Session } from './session.js';
 
 /** A runtime collection as the update verbs check it: every action allowed. */
@@ -90,24 +91,29 @@ export async function collectionCall(session: Session, args: CollectionCall): Pr
     });
   }
   if (!WRITES.has(args.verb)) throw new Error(`unknown collection call ${String(args.verb).slice(0, 50)}`);
-  if (args.kind !== 'runtime') throw new Error(`the ${args.kind} collection ${args.name} is read-only in scripts`);
+  if (args.kind !== 'runtime')
+    throw new Error(`the ${args.kind} collection ${args.name} is read-only in scripts`);
   const tx = await session.transaction();
-  return withDbErrors(env.pool, scope, env.statementTimeoutMs, async () => {
-    if (!session.created.has(full)) {
-      await createCollection(tx.client, session.gs, full, 'runtime', now);
-      session.created.add(full);
-    }
-    switch (args.verb) {
-      case 'insert':
-        return insertBody(input, tx.pool);
-      case 'save':
-        return saveBody(input, tx.pool);
-      case 'remove':
-        return JSON.stringify(await removeBody(input, tx.pool));
-      case 'update':
-        return JSON.stringify(await updateBody({ ...input, collection: RUNTIME }, tx.pool, env.compute));
-      default:
-        return findAndModifyBody({ ...input, collection: RUNTIME }, tx.pool);
-    }
-  });
+  // Each write under its own savepoint: a failed one (a duplicate _id) is undone alone, and the script that
+  // catches its error goes on with the execution's transaction intact.
+  return withDbErrors(env.pool, scope, env.statementTimeoutMs, () =>
+    withSavepoint(tx.client, 'cc_write', async () => {
+      if (!session.created.has(full)) {
+        await createCollection(tx.client, session.gs, full, 'runtime', now);
+        session.created.add(full);
+      }
+      switch (args.verb) {
+        case 'insert':
+          return insertBody(input, tx.pool);
+        case 'save':
+          return saveBody(input, tx.pool);
+        case 'remove':
+          return JSON.stringify(await removeBody(input, tx.pool));
+        case 'update':
+          return JSON.stringify(await updateBody({ ...input, collection: RUNTIME }, tx.pool, env.compute));
+        default:
+          return findAndModifyBody({ ...input, collection: RUNTIME }, tx.pool);
+      }
+    }),
+  );
 }

@@ -3,7 +3,7 @@
 // `__local(op, json)` (answered by the sandbox's thread: scriptData, errors, log, exit, modules) and
 // `__host(op, json)` (answered by the event loop: collections, players, cache, locks). Both take and answer
 // JSON text, so no object of the host ever enters the sandbox.
-export const PRELUDE = String.raw`(function (g) {
+export const PRELUDE = `(function (g) {
   'use strict';
   var H = g.__host, L = g.__local;
   delete g.__host; delete g.__local;

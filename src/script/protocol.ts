@@ -49,4 +49,6 @@ export type FromWorker =
   | { type: 'ready' };
 
 /** The answer to a host call, posted on the reply port before the thread is woken. */
-export type HostReply = { seq: number; ok: true; value: string | undefined } | { seq: number; ok: false; error: string };
+export type HostReply =
+  | { seq: number; ok: true; value: string | undefined }
+  | { seq: number; ok: false; error: string };

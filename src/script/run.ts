@@ -5,7 +5,7 @@ import { createCollection } from '../nosql/collections.js';
 import { insertDocuments } from '../nosql/documents.js';
 import type { GameScope } from '../nosql/scope.js';
 import { type Doc, fromWire, ObjectId, type Value } from '../query/values.js';
-import type { CloudScript } from '../types/config.js';
+import type { ScriptCall, ScriptOutcome, ScriptRunner } from '../types/script-runner.js';
 import { EnginePool } from './engine-pool.js';
 import type { JobResult, LogLine } from './protocol.js';
 import { type ScriptEnv, Session } from './session.js';
@@ -32,36 +32,10 @@ export const DEFAULT_SCRIPT_LIMITS: ScriptLimits = {
 
 export const SCRIPT_LOG = 'script.log';
 
-export interface ScriptCall {
-  gs: GameScope;
-  script: CloudScript;
-  /** The stage's modules by short code (require / requireOnce). */
-  modules: ReadonlyMap<string, string>;
-  data: unknown;
-  playerId: string | null;
-  scriptData: Record<string, unknown>;
-  errors: Record<string, unknown>;
-}
-
-export interface ScriptOutcome {
-  outcome: JobResult['outcome'];
-  scriptData: Record<string, unknown>;
-  errors: Record<string, unknown>;
-  /** The script.log entry of an uncaught error or timeout. */
-  errorId?: string;
-  failure?: JobResult['failure'];
-  ms: number;
-}
-
-export interface ScriptEngine {
-  run(call: ScriptCall): Promise<ScriptOutcome>;
-  close(): Promise<void>;
-}
-
 export function createScriptEngine(
   env: Omit<ScriptEnv, 'caches' | 'locks'>,
   limits: ScriptLimits = DEFAULT_SCRIPT_LIMITS,
-): ScriptEngine {
+): ScriptRunner {
   const full: ScriptEnv = { ...env, caches: new ScriptCaches(), locks: new ScriptLocks() };
   const pool = new EnginePool(limits.threads, limits.maxQueued);
   // script.log is recorded as a runtime collection once per game and stage in this process.
@@ -104,7 +78,7 @@ export function createScriptEngine(
   }
 
   return {
-    async run(call) {
+    async run(call: ScriptCall): Promise<ScriptOutcome> {
       const session = new Session(full, call.gs, call.modules);
       const job = {
         name: `${call.script.folder}/${call.script.shortCode}`,
@@ -138,6 +112,8 @@ export function createScriptEngine(
         errors: result.outcome === 'ok' ? result.errors : call.errors,
         ...(errorId ? { errorId: errorId.toHexString() } : {}),
         ...(result.failure ? { failure: result.failure } : {}),
+        logs: result.logs,
+        calls: session.calls,
         ms: result.ms,
       };
     },

@@ -20,9 +20,18 @@ export interface ScriptEnv {
 
 let nextOwner = 1;
 
+function describeCall(op: string, a: Record<string, unknown>): string {
+  const part = (v: unknown) => String(v).slice(0, 100);
+  if (op === 'collection') return `${part(a.kind)}Collection(${part(a.name)}).${part(a.verb)}`;
+  if (op === 'player' || op === 'cache' || op === 'lock') return `${op}.${part(a.op)}`;
+  return `${op}(${part(a.name)})`;
+}
+
 export class Session {
   readonly owner = nextOwner++;
   readonly created = new Set<string>();
+  /** The host calls made, with their time (the trace of a Preview request). */
+  readonly calls: { op: string; ms: number }[] = [];
   readonly players: PlayerStates;
   private tx: ExecutionTransaction | undefined;
   private opening: Promise<ExecutionTransaction> | undefined;
@@ -53,7 +62,17 @@ export class Session {
 
   /** One host call of the script: JSON text in, JSON text (or nothing) out; a throw is the script's error. */
   async handle(op: string, argsText: string): Promise<string | undefined> {
+    const started = performance.now();
     const args = JSON.parse(argsText) as Record<string, unknown>;
+    try {
+      return await this.dispatch(op, args);
+    } finally {
+      if (this.calls.length < 1000)
+        this.calls.push({ op: describeCall(op, args), ms: performance.now() - started });
+    }
+  }
+
+  private async dispatch(op: string, args: Record<string, unknown>): Promise<string | undefined> {
     switch (op) {
       case 'collection':
         return collectionCall(this, args as never);
@@ -85,7 +104,10 @@ export class Session {
         caches.remove(this.tenant, key);
         return undefined;
       default:
-        caches.removeAll(this.tenant, typeof a.pattern === 'string' ? a.pattern.replace(/^\^/, '').replace(/\.\*$/, '') : null);
+        caches.removeAll(
+          this.tenant,
+          typeof a.pattern === 'string' ? a.pattern.replace(/^\^/, '').replace(/\.\*$/, '') : null,
+        );
         return undefined;
     }
   }

@@ -22,7 +22,8 @@ export class ScriptCaches {
   }
 
   put(tenant: string, key: string, json: string): void {
-    if (json.length > CACHE_VALUE_BYTES) throw new Error(`a cached value holds at most ${CACHE_VALUE_BYTES} bytes`);
+    if (json.length > CACHE_VALUE_BYTES)
+      throw new Error(`a cached value holds at most ${CACHE_VALUE_BYTES} bytes`);
     const cache = this.of(tenant);
     cache.delete(key);
     cache.set(key, json);
