@@ -7,8 +7,10 @@ import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from '
 import * as variantModule from '@jitl/quickjs-wasmfile-release-sync';
 import {
   newQuickJSWASMModuleFromVariant,
+  newVariant,
   type QuickJSContext,
   type QuickJSHandle,
+  type QuickJSSyncVariant,
   type QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
 import { lowerThreadPriority } from '../thread-priority.js';
@@ -18,7 +20,11 @@ import type { FromWorker, HostReply, Job, JobResult, LogLine, ToWorker } from '.
 /** The thread's stack for script frames: deep recursion ends as a script error, never as a crash of the thread. */
 const STACK_BYTES = 200 * 1024;
 
-const { signal, replies } = workerData as { signal: SharedArrayBuffer; replies: MessagePort };
+const { signal, replies, wasm } = workerData as {
+  signal: SharedArrayBuffer;
+  replies: MessagePort;
+  wasm: object;
+};
 const flag = new Int32Array(signal);
 const port = parentPort;
 if (!port) throw new Error('engine-worker runs on a thread');
@@ -264,7 +270,9 @@ function run(module: QuickJSWASMModule, id: number, queued: Job): JobResult {
 }
 
 lowerThreadPriority();
-const module = await newQuickJSWASMModuleFromVariant(variantModule.default as never);
+const module = await newQuickJSWASMModuleFromVariant(
+  newVariant(variantModule.default as unknown as QuickJSSyncVariant, { wasmModule: wasm as never }),
+);
 port.on('message', (m: ToWorker) => {
   if (m.type !== 'run') return;
   let result: JobResult;

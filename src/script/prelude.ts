@@ -7,6 +7,11 @@ export const PRELUDE = `(function (g) {
   'use strict';
   var H = g.__host, L = g.__local;
   delete g.__host; delete g.__local;
+  // Binary buffers are left out (ES5 had none, and their memory is not counted against the script's cap).
+  var binary = ['ArrayBuffer', 'SharedArrayBuffer', 'DataView', 'Atomics', 'Int8Array', 'Uint8Array',
+    'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array',
+    'BigInt64Array', 'BigUint64Array', 'WeakRef', 'FinalizationRegistry'];
+  for (var b = 0; b < binary.length; b++) delete g[binary[b]];
   function enc(v) { return v === undefined ? 'null' : JSON.stringify(v); }
   function dec(t) { return t === undefined || t === null || t === '' ? undefined : JSON.parse(t); }
   function host(op, args) { return dec(H(op, enc(args))); }
