@@ -179,6 +179,7 @@ export async function createServer(settings: Settings, options: StartOptions = {
       },
       warm() {
         threads?.warm();
+        void scripts?.warm();
       },
       async close() {
         await app.close();

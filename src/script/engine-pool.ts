@@ -77,6 +77,12 @@ export class EnginePool {
     });
   }
 
+  /** Starts every thread now (a serving process at start, tests); resolves when all are ready. */
+  async warm(): Promise<void> {
+    while (this.threads.length < this.size && !this.closed) this.threads.push(this.start());
+    await Promise.all(this.threads.map((t) => t.ready));
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.threads.splice(0).map((t) => t.worker?.terminate()));

@@ -117,6 +117,7 @@ export function createScriptEngine(
         ms: result.ms,
       };
     },
+    warm: () => pool.warm(),
     close: () => pool.close(),
   };
 }

@@ -34,6 +34,8 @@ export class Session {
   readonly calls: { op: string; ms: number }[] = [];
   readonly players: PlayerStates;
   private tx: ExecutionTransaction | undefined;
+  private ended = false;
+  private readonly inflight = new Set<Promise<void>>();
   private opening: Promise<ExecutionTransaction> | undefined;
   private readonly tenant: string;
 
@@ -61,7 +63,21 @@ export class Session {
   }
 
   /** One host call of the script: JSON text in, JSON text (or nothing) out; a throw is the script's error. */
-  async handle(op: string, argsText: string): Promise<string | undefined> {
+  handle(op: string, argsText: string): Promise<string | undefined> {
+    if (this.ended) return Promise.reject(new Error('the execution has ended'));
+    const call = this.timed(op, argsText);
+    // The execution ends only once its calls have settled: a call still running when the script ran out of time
+    // must not write after the rollback.
+    const settled = call.then(
+      () => {},
+      () => {},
+    );
+    this.inflight.add(settled);
+    void settled.then(() => this.inflight.delete(settled));
+    return call;
+  }
+
+  private async timed(op: string, argsText: string): Promise<string | undefined> {
     const started = performance.now();
     const args = JSON.parse(argsText) as Record<string, unknown>;
     try {
@@ -124,6 +140,8 @@ export class Session {
 
   /** Ends the execution: writes its players and commits, or rolls everything back; releases its locks. */
   async finish(ok: boolean): Promise<void> {
+    this.ended = true;
+    await Promise.all([...this.inflight]);
     this.env.locks.releaseAll(this.owner);
     if (this.opening) await this.opening.catch(() => {});
     const tx = this.tx;

@@ -34,6 +34,7 @@ export async function openExecutionTransaction(pool: pg.Pool): Promise<Execution
   const nested = (): pg.PoolClient => {
     const names: string[] = [];
     const query = (text: unknown, ...rest: unknown[]) => {
+      if (released) return Promise.reject(new Error('the execution transaction has ended'));
       if (typeof text === 'string' && BEGIN.test(text)) {
         depth += 1;
         const name = `cc_sp_${depth}`;
@@ -53,7 +54,8 @@ export async function openExecutionTransaction(pool: pg.Pool): Promise<Execution
     return { query, release: () => {} } as unknown as pg.PoolClient;
   };
   const facade = {
-    query: (...args: unknown[]) => raw(...args),
+    query: (...args: unknown[]) =>
+      released ? Promise.reject(new Error('the execution transaction has ended')) : raw(...args),
     connect: async () => nested(),
   } as unknown as pg.Pool;
   const end = async (statement: 'COMMIT' | 'ROLLBACK') => {
@@ -67,5 +69,12 @@ export async function openExecutionTransaction(pool: pg.Pool): Promise<Execution
       if (statement === 'COMMIT') throw e;
     }
   };
-  return { pool: facade, client, commit: () => end('COMMIT'), rollback: () => end('ROLLBACK') };
+  // The connection as callers see it: once the execution ended it refuses statements (the connection itself is
+  // back in the pool, maybe serving another request).
+  const guarded = {
+    query: (...args: unknown[]) =>
+      released ? Promise.reject(new Error('the execution transaction has ended')) : raw(...args),
+    release: () => {},
+  } as unknown as pg.PoolClient;
+  return { pool: facade, client: guarded, commit: () => end('COMMIT'), rollback: () => end('ROLLBACK') };
 }

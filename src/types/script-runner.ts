@@ -37,5 +37,7 @@ export interface ScriptOutcome {
 
 export interface ScriptRunner {
   run(call: ScriptCall): Promise<ScriptOutcome>;
+  /** Starts the sandbox threads now; resolves when they are ready. */
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
