@@ -10,11 +10,12 @@ import {
   newVariant,
   type QuickJSContext,
   type QuickJSHandle,
+  type QuickJSRuntime,
   type QuickJSSyncVariant,
   type QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
 import { lowerThreadPriority } from '../thread-priority.js';
-import { PRELUDE } from './prelude.js';
+import { LIBS, PRELUDE } from './prelude.js';
 import type { FromWorker, HostReply, Job, JobResult, LogLine, ToWorker } from './protocol.js';
 
 /** The thread's stack for script frames: deep recursion ends as a script error, never as a crash of the thread. */
@@ -184,11 +185,34 @@ function where(stack: string): string | null {
   return m ? `${m[1]}:${m[2]}` : null;
 }
 
+/** Executions one QuickJS runtime serves before it is replaced; each execution has its own context. */
+const RUNTIME_REUSE = 500;
+const runs: { runtime: QuickJSRuntime | undefined; count: number } = { runtime: undefined, count: 0 };
+
+function runtimeFor(module: QuickJSWASMModule): QuickJSRuntime {
+  runs.runtime ??= module.newRuntime();
+  return runs.runtime;
+}
+
+/** Set when QuickJS aborted: its WebAssembly cannot run again, so the thread ends after its answer. */
+let poisoned = false;
+
+function retireRuntime(): void {
+  const runtime = runs.runtime;
+  runs.runtime = undefined;
+  runs.count = 0;
+  try {
+    runtime?.dispose();
+  } catch {
+    poisoned = true;
+  }
+}
+
 function run(module: QuickJSWASMModule, id: number, queued: Job): JobResult {
   const started = performance.now();
   // The budget counts from the script's start on this thread, not from when it was queued.
   const job = { ...queued, deadline: Date.now() + queued.timeLimitMs };
-  const runtime = module.newRuntime();
+  const runtime = runtimeFor(module);
   runtime.setMemoryLimit(job.memoryBytes);
   runtime.setMaxStackSize(STACK_BYTES);
   const ctx = runtime.newContext();
@@ -231,6 +255,14 @@ function run(module: QuickJSWASMModule, id: number, queued: Job): JobResult {
     handle.dispose();
   };
   bridge('__host', (op, args) => hostCall(ex, op, args));
+  const libHandle = ctx.newFunction('__lib', (nameHandle) => {
+    const name = ctx.getString(nameHandle);
+    const source = Object.hasOwn(LIBS, name) ? LIBS[name] : undefined;
+    if (source === undefined) return { error: ctx.newError(`no library ${name}`) };
+    return ctx.evalCode(source, `spark-${name}.js`);
+  });
+  ctx.setProp(ctx.global, '__lib', libHandle);
+  libHandle.dispose();
   bridge('__local', (op, args) => local(ex, op, args));
   let failure: JobResult['failure'];
   try {
@@ -238,23 +270,25 @@ function run(module: QuickJSWASMModule, id: number, queued: Job): JobResult {
     if (prelude.error) {
       const d = describe(ctx, prelude.error);
       prelude.error.dispose();
-      throw new Error(`prelude: ${d.message}`);
-    }
-    prelude.value.dispose();
-    const result = ctx.evalCode(job.source, `${job.name}.js`);
-    if (result.error) {
+      // Out of time before the script began (a busy machine): a timeout like any other.
+      if (!ex.timedOut) throw new Error(`prelude: ${d.message}`);
+    } else prelude.value.dispose();
+    // Nothing more runs once the budget ran out in the prelude.
+    const result = ex.timedOut ? undefined : ctx.evalCode(job.source, `${job.name}.js`);
+    if (result?.error) {
       const d = describe(ctx, result.error);
       result.error.dispose();
       if (!ex.exited && !ex.timedOut) {
         const message = d.message === 'out of memory' ? 'out of memory (the script memory limit)' : d.message;
         failure = { message: `${d.name}: ${message}`, at: where(d.stack), stack: d.stack };
       }
-    } else result.value.dispose();
+    } else result?.value.dispose();
   } finally {
     ctx.dispose();
-    runtime.dispose();
   }
   const outcome = ex.exited ? 'ok' : ex.timedOut ? 'timeout' : failure ? 'error' : 'ok';
+  // A fresh runtime after a failure (its heap may be at the limit) and now and then (what contexts leave behind).
+  if (outcome !== 'ok' || ++runs.count >= RUNTIME_REUSE) retireRuntime();
   return {
     outcome,
     scriptData: ex.scriptData,
@@ -292,6 +326,6 @@ port.on('message', (m: ToWorker) => {
   }
   send({ type: 'done', id: m.id, result });
   // WebAssembly that aborted cannot run again: this thread ends and the pool starts another.
-  if (result.failure?.message.startsWith('Aborted')) process.exit(1);
+  if (poisoned || result.failure?.message.startsWith('Aborted')) process.exit(1);
 });
 send({ type: 'ready' });

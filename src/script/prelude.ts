@@ -5,8 +5,8 @@
 // JSON text, so no object of the host ever enters the sandbox.
 export const PRELUDE = `(function (g) {
   'use strict';
-  var H = g.__host, L = g.__local;
-  delete g.__host; delete g.__local;
+  var H = g.__host, L = g.__local, LIB = g.__lib;
+  delete g.__host; delete g.__local; delete g.__lib;
   // Binary buffers are left out (ES5 had none, and their memory is not counted against the script's cap).
   var binary = ['ArrayBuffer', 'SharedArrayBuffer', 'DataView', 'Atomics', 'Int8Array', 'Uint8Array',
     'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array',
@@ -16,6 +16,11 @@ export const PRELUDE = `(function (g) {
   function dec(t) { return t === undefined || t === null || t === '' ? undefined : JSON.parse(t); }
   function host(op, args) { return dec(H(op, enc(args))); }
   function local(op, args) { return dec(L(op, enc(args))); }
+  // Parts of the API a script may not use are compiled at their first use (compiling costs more than running).
+  var libs = {};
+  var I = { host: host, local: local, copy: copy, alias: function (o, n) { return alias(o, n); } };
+  function lib(name) { return libs[name] || (libs[name] = LIB(name)(I)); }
+  function loadPlayer(id) { return lib('player').load(id); }
   var DATA = local('data');
   var CTX = local('context');
   function copy(v) { return v === undefined ? undefined : JSON.parse(JSON.stringify(v)); }
@@ -29,6 +34,69 @@ export const PRELUDE = `(function (g) {
     return obj;
   }
 
+
+
+  var current;
+  var log = { level: 'DEBUG' };
+  var LEVELS = { DEBUG: 0, INFO: 1, WARN: 2, ERROR: 3 };
+  function logAt(level) { return function (msg) { if (LEVELS[level] >= LEVELS[log.level]) local('log', { level: level, log: msg }); }; }
+  var SparkLog = {
+    debug: logAt('DEBUG'), info: logAt('INFO'), warn: logAt('WARN'), error: logAt('ERROR'),
+    getLevel: function () { return log.level; },
+    setLevel: function (l) { if (LEVELS.hasOwnProperty(l)) log.level = l; }
+  };
+  var cache = {
+    put: function (k, v) { host('cache', { op: 'put', key: String(k), value: v }); },
+    get: function (k) { var r = host('cache', { op: 'get', key: String(k) }); return r === undefined ? null : r; },
+    remove: function (k) { host('cache', { op: 'remove', key: String(k) }); },
+    removeAll: function (pattern) { host('cache', { op: 'removeAll', pattern: pattern === undefined ? null : String(pattern) }); }
+  };
+  var config = alias({
+    getStage: function () { return CTX.stage; },
+    getApiKey: function () { return CTX.apiKey; }
+  }, ['stage', 'apiKey']);
+  var Spark = {
+    getData: function () { return copy(DATA); },
+    setScriptData: function (n, v) { local('scriptData', { op: 'set', name: String(n), value: v === undefined ? null : v }); },
+    getScriptData: function (n) { return local('scriptData', { op: 'get', name: String(n) }); },
+    removeScriptData: function (n) { local('scriptData', { op: 'remove', name: String(n) }); },
+    removeAllScriptData: function () { local('scriptData', { op: 'clear' }); },
+    setScriptError: function (k, v) { local('scriptError', { op: 'set', name: String(k), value: v === undefined ? null : v }); },
+    getScriptError: function (k) { return local('scriptError', { op: 'get', name: String(k) }); },
+    removeScriptError: function (k) { local('scriptError', { op: 'remove', name: String(k) }); },
+    removeAllScriptErrors: function () { local('scriptError', { op: 'clear' }); },
+    hasScriptErrors: function () { return local('scriptError', { op: 'has' }); },
+    exit: function () { L('exit', 'null'); },
+    getRemainingMilliseconds: function () { return local('remaining'); },
+    getPlayer: function () {
+      if (current === undefined) current = CTX.playerId ? loadPlayer(CTX.playerId) : null;
+      return current;
+    },
+    loadPlayer: loadPlayer,
+    getLog: function () { return SparkLog; },
+    runtimeCollection: function (n) { return lib('collections').collection('runtime', n, true); },
+    metaCollection: function (n) { return lib('collections').collection('meta', n, false); },
+    systemCollection: function (n) { return lib('collections').collection('system', n, false); },
+    getCache: function () { return cache; },
+    getConfig: function () { return config; },
+    lockKey: function (name, tryMillis) { return host('lock', { op: 'lock', name: String(name), wait: Number(tryMillis) || 0 }); },
+    unlockKey: function (name) { return host('lock', { op: 'unlock', name: String(name) }); },
+    unlockKeyFully: function (name) { return host('lock', { op: 'unlockFully', name: String(name) }); }
+  };
+  alias(Spark, ['data', 'player', 'log', 'config', 'cache', 'remainingMilliseconds']);
+  Object.freeze(Spark);
+  function load(name, once) { L('require', enc({ name: String(name), once: once })); }
+  g.Spark = Spark;
+  g.require = function (name) { load(name, false); };
+  g.requireOnce = function (name) { load(name, true); };
+})(globalThis);
+`;
+
+/** Parts of the API compiled at their first use: each a function of the prelude's internals. */
+export const LIBS: Record<string, string> = {
+  collections: `(function (I) {
+  'use strict';
+  var host = I.host, local = I.local, copy = I.copy, alias = I.alias;
   // Cursors: the query runs once, at the first read, with sort, skip and limit applied in that order whatever
   // order the script called them in (as MongoDB does).
   function Cursor(coll, query, fields) {
@@ -107,8 +175,11 @@ export const PRELUDE = `(function (g) {
   Collection.prototype.findAndRemove = function (query) {
     return this._write('findAndModify', { query: query || {}, remove: true }).value;
   };
-  Collection.prototype.drop = function () { return this._write('drop', {}); };
-
+  return { collection: function (kind, name, writable) { return new Collection(kind, name, writable); } };
+})`,
+  player: `(function (I) {
+  'use strict';
+  var host = I.host, local = I.local, copy = I.copy, alias = I.alias;
   function Player(doc) { this._d = doc; this._id = doc.playerId; }
   Player.prototype.getPlayerId = function () { return this._id; };
   Player.prototype.getDisplayName = function () { return this._d.displayName == null ? null : this._d.displayName; };
@@ -142,64 +213,11 @@ export const PRELUDE = `(function (g) {
       Player.prototype['getBalance' + n] = function () { return this.getBalance(n); };
     })(c);
   }
-  function loadPlayer(id) {
+  function load(id) {
     if (id === null || id === undefined) return null;
     var doc = host('player', { playerId: String(id), op: 'load' });
     return doc ? alias(new Player(doc), ['playerId', 'displayName', 'userName']) : null;
   }
-
-  var current;
-  var log = { level: 'DEBUG' };
-  var LEVELS = { DEBUG: 0, INFO: 1, WARN: 2, ERROR: 3 };
-  function logAt(level) { return function (msg) { if (LEVELS[level] >= LEVELS[log.level]) local('log', { level: level, log: msg }); }; }
-  var SparkLog = {
-    debug: logAt('DEBUG'), info: logAt('INFO'), warn: logAt('WARN'), error: logAt('ERROR'),
-    getLevel: function () { return log.level; },
-    setLevel: function (l) { if (LEVELS.hasOwnProperty(l)) log.level = l; }
-  };
-  var cache = {
-    put: function (k, v) { host('cache', { op: 'put', key: String(k), value: v }); },
-    get: function (k) { var r = host('cache', { op: 'get', key: String(k) }); return r === undefined ? null : r; },
-    remove: function (k) { host('cache', { op: 'remove', key: String(k) }); },
-    removeAll: function (pattern) { host('cache', { op: 'removeAll', pattern: pattern === undefined ? null : String(pattern) }); }
-  };
-  var config = alias({
-    getStage: function () { return CTX.stage; },
-    getApiKey: function () { return CTX.apiKey; }
-  }, ['stage', 'apiKey']);
-  var Spark = {
-    getData: function () { return copy(DATA); },
-    setScriptData: function (n, v) { local('scriptData', { op: 'set', name: String(n), value: v === undefined ? null : v }); },
-    getScriptData: function (n) { return local('scriptData', { op: 'get', name: String(n) }); },
-    removeScriptData: function (n) { local('scriptData', { op: 'remove', name: String(n) }); },
-    removeAllScriptData: function () { local('scriptData', { op: 'clear' }); },
-    setScriptError: function (k, v) { local('scriptError', { op: 'set', name: String(k), value: v === undefined ? null : v }); },
-    getScriptError: function (k) { return local('scriptError', { op: 'get', name: String(k) }); },
-    removeScriptError: function (k) { local('scriptError', { op: 'remove', name: String(k) }); },
-    removeAllScriptErrors: function () { local('scriptError', { op: 'clear' }); },
-    hasScriptErrors: function () { return local('scriptError', { op: 'has' }); },
-    exit: function () { L('exit', 'null'); },
-    getRemainingMilliseconds: function () { return local('remaining'); },
-    getPlayer: function () {
-      if (current === undefined) current = CTX.playerId ? loadPlayer(CTX.playerId) : null;
-      return current;
-    },
-    loadPlayer: loadPlayer,
-    getLog: function () { return SparkLog; },
-    runtimeCollection: function (n) { return new Collection('runtime', n, true); },
-    metaCollection: function (n) { return new Collection('meta', n, false); },
-    systemCollection: function (n) { return new Collection('system', n, false); },
-    getCache: function () { return cache; },
-    getConfig: function () { return config; },
-    lockKey: function (name, tryMillis) { return host('lock', { op: 'lock', name: String(name), wait: Number(tryMillis) || 0 }); },
-    unlockKey: function (name) { return host('lock', { op: 'unlock', name: String(name) }); },
-    unlockKeyFully: function (name) { return host('lock', { op: 'unlockFully', name: String(name) }); }
-  };
-  alias(Spark, ['data', 'player', 'log', 'config', 'cache', 'remainingMilliseconds']);
-  Object.freeze(Spark);
-  function load(name, once) { L('require', enc({ name: String(name), once: once })); }
-  g.Spark = Spark;
-  g.require = function (name) { load(name, false); };
-  g.requireOnce = function (name) { load(name, true); };
-})(globalThis);
-`;
+  return { load: load };
+})`,
+};
