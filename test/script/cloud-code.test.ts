@@ -377,4 +377,18 @@ describe('stages', () => {
     expect((await score(liveAlice, {}, 'live')).scriptData).toEqual({ v: 1 });
     expect((await score(alice)).scriptData).toEqual({ v: 2 });
   });
+
+  // Revert writes the snapshot through the whole-config schema, which refuses `~scripts` until the script storage
+  // (branch h/cc-store) accepts it there: today the revert answers 400 "~scripts: is not an allowed field".
+  it.skip('a revert restores the scripts of the snapshot', async () => {
+    await setScripts(w, [script('event', 'score', 'Spark.setScriptData("v", "snapshot");')]);
+    const { id } = await w.ok('POST', `/restv2/game/${w.apiKey}/admin/snapshots`, {
+      description: 'with scripts',
+    });
+    await setScripts(w, [script('event', 'score', 'Spark.setScriptData("v", "later");')]);
+    expect((await score(alice)).scriptData).toEqual({ v: 'later' });
+    await w.ok('POST', `/restv2/game/${w.apiKey}/admin/snapshots/revert/to/${id}`);
+    w.server.ctx.gameChanges?.publish([w.apiKey]);
+    expect((await score(alice)).scriptData).toEqual({ v: 'snapshot' });
+  });
 });
