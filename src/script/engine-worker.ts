@@ -20,6 +20,8 @@ import type { FromWorker, HostReply, Job, JobResult, LogLine, ToWorker } from '.
 
 /** The thread's stack for script frames: deep recursion ends as a script error, never as a crash of the thread. */
 const STACK_BYTES = 200 * 1024;
+/** Largest JSON text of one host call's arguments (a document to write, a query). */
+const HOST_ARGS_CHARS = 4 * 1024 * 1024;
 
 const { signal, replies, wasm } = workerData as {
   signal: SharedArrayBuffer;
@@ -53,6 +55,9 @@ const json = (v: unknown) => (v === undefined ? undefined : JSON.stringify(v));
 
 /** A host call: posted to the event loop, answered on the reply port; the wait ends at the deadline. */
 function hostCall(ex: Execution, op: string, args: string): string | undefined {
+  // The event loop parses the arguments: their size is bounded like a request body's.
+  if (args.length > HOST_ARGS_CHARS)
+    throw new Error(`a call's arguments hold at most ${HOST_ARGS_CHARS} characters of JSON`);
   const seq = ++ex.seq;
   Atomics.store(flag, 0, 0);
   send({ type: 'host', id: ex.id, seq, op, args });

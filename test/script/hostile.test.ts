@@ -12,7 +12,7 @@ let url: string;
 let alice: string;
 
 beforeAll(async () => {
-  w = await startRuntimeWorld(GAME_CONFIG, { PLAYBASE_SCRIPT_TIME_LIMIT_MS: '500' });
+  w = await startRuntimeWorld(GAME_CONFIG, { PLAYBASE_SCRIPT_TIME_LIMIT_MS: '1000' });
   url = await w.server.listen();
   alice = await w.player('alice');
   // The sandbox threads start at the first scripts (slowly here, from the TypeScript sources): started before the
@@ -130,7 +130,7 @@ describe('hostile scripts', () => {
       script(
         'event',
         'score',
-        'for (var i = 0; i < 2000; i++) Spark.getLog().info("line " + i); Spark.setScriptData("done", true);',
+        'for (var i = 0; i < 1500; i++) Spark.getLog().info("line " + i); Spark.setScriptData("done", true);',
       ),
     ]);
     expect((await score()).scriptData).toEqual({ done: true });
@@ -139,7 +139,7 @@ describe('hostile scripts', () => {
       limit: 2000,
     });
     expect(lines).toHaveLength(1000);
-    const [note] = await w.find('script.log', { query: { log: '1000 more log lines dropped' } });
+    const [note] = await w.find('script.log', { query: { log: '500 more log lines dropped' } });
     expect(note.level).toBe('WARN');
   });
 
@@ -149,6 +149,14 @@ describe('hostile scripts', () => {
     );
     expect(answer.error).toEqual({ SCRIPT: 'ERROR' });
     expect(answer.scriptErrorMessage).toMatch(/scriptData over/);
+  });
+
+  it('an oversized write is refused in the sandbox, before the event loop parses it', async () => {
+    const answer = await runHostile(
+      'var big = new Array(5 * 1024 * 1024).join("x"); Spark.runtimeCollection("big").insert({ big: big });',
+    );
+    expect(answer.error).toEqual({ SCRIPT: 'ERROR' });
+    expect(answer.scriptErrorMessage).toMatch(/arguments hold at most/);
   });
 
   it('a game flooding its scripts does not hold every thread: another game still runs at once', async () => {
