@@ -1,5 +1,6 @@
 // `npm run bench [suite ...]`: runs the named suites (all by default) and writes bench/results/<suite>.json.
 import { benchAuth } from './auth.js';
+import { benchCloudCode } from './cloud-code.js';
 import { benchClusters } from './clusters.js';
 import { benchExports } from './exports.js';
 import { benchFoundation } from './foundation.js';
@@ -17,6 +18,7 @@ const suites: Record<string, () => Promise<void>> = {
   exports: benchExports,
   hostile: benchHostile,
   clusters: benchClusters,
+  'cloud-code': benchCloudCode,
 };
 
 const wanted = process.argv.slice(2);

@@ -6,6 +6,7 @@ import type { Metrics } from './metrics/metrics.js';
 import type { DocumentCompute } from './nosql/compute-tasks.js';
 import type { Settings } from './settings.js';
 import type { Store } from './store/db.js';
+import type { ScriptRunner } from './types/script-runner.js';
 
 export interface Context {
   settings: Settings;
@@ -19,4 +20,6 @@ export interface Context {
   metrics: Metrics;
   /** Games changed by a cluster's replica applier; caches keyed by game subscribe (absent in unit contexts). */
   gameChanges?: GameChanges;
+  /** Cloud Code's sandbox (the nosql role's runtime requests run scripts with it). */
+  scripts?: ScriptRunner;
 }

@@ -30,6 +30,7 @@ import { registerPlayerAdminRoutes } from './players/routes.js';
 import type { App, RoleRegistrar } from './route/app.js';
 import { registerWithPolicy } from './route/policy.js';
 import { registerRuntimeRoutes } from './runtime/routes.js';
+import { createScriptEngine, DEFAULT_SCRIPT_LIMITS } from './script/run.js';
 import type { Settings } from './settings.js';
 import { openStore, ping, type Store } from './store/db.js';
 import { migrate } from './store/migrate.js';
@@ -141,12 +142,21 @@ export async function createServer(settings: Settings, options: StartOptions = {
     const threads =
       settings.computeThreads > 0 ? new ComputePool(settings.computeThreads, DOCUMENT_WORKER) : undefined;
     const compute = threads ? pooled(documentTasks, threads) : inline(documentTasks);
+    const clock = options.clock ?? Date.now;
+    // Cloud Code: sandbox threads start at the first script (a game with no scripts never starts one).
+    const scripts = settings.roles.includes('nosql')
+      ? createScriptEngine(
+          { pool: store.pool, compute, clock, statementTimeoutMs: settings.statementTimeoutMs },
+          { ...DEFAULT_SCRIPT_LIMITS, ...settings.scripts },
+        )
+      : undefined;
     const { app, ctx } = await buildApp(
       {
         settings,
         store,
-        clock: options.clock ?? Date.now,
+        clock,
         compute,
+        ...(scripts ? { scripts } : {}),
         metrics: createMetrics(store.pool),
         gameChanges: createGameChanges(),
       },
@@ -172,9 +182,11 @@ export async function createServer(settings: Settings, options: StartOptions = {
       },
       warm() {
         threads?.warm();
+        void scripts?.warm();
       },
       async close() {
         await app.close();
+        await scripts?.close();
         await threads?.close();
         await store.close();
       },

@@ -124,6 +124,8 @@ export function canonicalDoc(stored: Partial<ConfigDoc> | null | undefined): Con
     '~runningTotals': (stored?.['~runningTotals'] ?? []).map(buildRunningTotal),
     '~leaderboards': (stored?.['~leaderboards'] ?? []).map(buildLeaderboard),
     '~indexedTypes': (stored?.['~indexedTypes'] ?? []).map(buildIndexedType),
+    // Cloud Code travels with the document as it is stored (its routes check it: issue 17).
+    ...(stored?.['~scripts'] ? { '~scripts': stored['~scripts'] } : {}),
   };
   const scripts = stored?.['~scripts'] ?? [];
   return scripts.length > 0 ? { ...doc, '~scripts': scripts.map(buildScript) } : doc;

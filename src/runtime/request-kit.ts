@@ -1,6 +1,7 @@
 // What every request handler shares: its environment, its input, its answer, and readers of request fields.
 import type pg from 'pg';
 import type { Metrics } from '../metrics/metrics.js';
+import type { ScriptRunner } from '../types/script-runner.js';
 import type { ConfigCache } from './config-cache.js';
 import type { GameStage, Stage } from './doc-store.js';
 import type { FieldErrors } from './event-attributes.js';
@@ -14,6 +15,8 @@ export interface RuntimeEnv {
   configs: ConfigCache;
   lockout: LockoutPolicy;
   metrics: Pick<Metrics, 'runtimeRequests' | 'leaderboardWrites'>;
+  /** Cloud Code (absent: requests run without scripts). */
+  scripts?: ScriptRunner;
 }
 
 export interface RequestInput {

@@ -16,6 +16,7 @@ import { DEFAULT_LOCKOUT, type LockoutPolicy } from './login-lockout.js';
 import { accountDetails, authentication, deviceAuthentication, registration } from './player-requests.js';
 import type { RequestHandler, RuntimeEnv } from './request-kit.js';
 import { RUNTIME_REQUESTS } from './request-schemas.js';
+import { runScripted, type TraceEntry } from './scripted.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -54,7 +55,8 @@ const Params = Type.Object({
 const AnswerSchema = Type.Object(
   {
     '@class': Type.String(),
-    error: Type.Optional(Type.Record(Type.String(), Type.String())),
+    // A script's setScriptError may give any JSON value.
+    error: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     requestId: Type.Optional(Type.Unknown()),
   },
   { additionalProperties: true },
@@ -71,6 +73,11 @@ function bodyObject(body: unknown, requestName: string): Record<string, unknown>
     );
   }
   return body as Record<string, unknown>;
+}
+
+function wantsTrace(request: FastifyRequest): boolean {
+  const query = request.query as Record<string, unknown> | undefined;
+  return query?.trace === '1' || query?.trace === 'true';
 }
 
 // Requests whose answer carried an `error` object (HTTP 200, as the platform answers them), for the metrics.
@@ -105,10 +112,26 @@ function registerStage(app: App, env: RuntimeEnv, credentials: CredentialCache):
     if (!known) throw runtimeErrors.unknownRequest(requestName.slice(0, 100));
     const body = bodyObject(request.body, requestName);
     const gs = { game: request.runtimeGame as string, stage: env.stage };
-    const answer = await known.handler({ env, gs, body });
+    // ?trace=1 in Preview: what each script did (docs/cloud-code.md).
+    const trace = env.stage === 'preview' && wantsTrace(request) ? ([] as TraceEntry[]) : undefined;
+    const answer = await runScripted(
+      { env, gs, body },
+      env.scripts,
+      {
+        requestName,
+        responseName: known.answer.slice(1),
+        ...(trace ? { trace } : {}),
+      },
+      known.handler,
+    );
     if ('error' in answer) answeredWithError.add(request);
     const requestId = body.requestId;
-    return { '@class': known.answer, ...answer, ...(requestId === undefined ? {} : { requestId }) };
+    return {
+      '@class': known.answer,
+      ...answer,
+      ...(requestId === undefined ? {} : { requestId }),
+      ...(trace ? { trace } : {}),
+    };
   };
   // One route a request, so that the document describes each body; the handlers check the fields themselves
   // (request-schemas.ts says why), so Fastify is given no body schema to validate.
@@ -168,6 +191,7 @@ export async function registerRuntimeRoutes(
       configs,
       lockout: options.lockout ?? DEFAULT_LOCKOUT,
       metrics: ctx.metrics,
+      ...(ctx.scripts ? { scripts: ctx.scripts } : {}),
     };
     await app.register(async (scope) => registerStage(scope as App, env, credentials), {
       prefix: `/${stage}`,

@@ -9,6 +9,7 @@ import type {
   Leaderboard,
   RunningTotal,
 } from '../config/config-types.js';
+import type { CloudScript } from '../types/config.js';
 
 export type ResetFrequency = Leaderboard['resetFrequency'];
 
@@ -59,6 +60,9 @@ export interface RuntimeConfig {
   version: string;
   events: Map<string, EventPlan>;
   leaderboards: Map<string, LeaderboardPlan>;
+  /** Cloud Code by `folder/shortCode`, and the modules' sources by short code. */
+  scripts: Map<string, CloudScript>;
+  modules: Map<string, string>;
 }
 
 const codeOf = (re: RegExp, ref: string) => re.exec(ref)?.[1] ?? '';
@@ -131,5 +135,9 @@ export function compileRuntimeConfig(version: string, config: ConfigDoc): Runtim
         .sort(byCode),
     });
   }
-  return { version, events, leaderboards };
+  const scripts = new Map((config['~scripts'] ?? []).map((s) => [`${s.folder}/${s.shortCode}`, s]));
+  const modules = new Map(
+    (config['~scripts'] ?? []).filter((s) => s.folder === 'modules').map((s) => [s.shortCode, s.script]),
+  );
+  return { version, events, leaderboards, scripts, modules };
 }

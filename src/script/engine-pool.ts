@@ -1,0 +1,245 @@
+// The sandbox threads, seen from the event loop: a fixed number of threads, each running one script at a time;
+// scripts wait in a queue per game, served in turn, so one game's flood of scripts waits behind itself and not
+// in front of the others. A thread that does not finish its script well past the deadline is ended and
+// replaced (the script answers TIMEOUT).
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import type { FromWorker, HostReply, Job, JobResult, ToWorker } from './protocol.js';
+
+/** Answers one host call of a running script (JSON text in, JSON text or nothing out). */
+export type HostHandler = (op: string, args: string) => Promise<string | undefined>;
+
+const ENTRY = new URL('./engine-worker.js', import.meta.url);
+
+/** QuickJS's WebAssembly, compiled once per process and handed to every thread (each instantiates it). */
+async function compileEngine(): Promise<object> {
+  const path = createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm');
+  const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<object> } })
+    .WebAssembly;
+  return wasm.compile(await readFile(path));
+}
+
+// As compute/pool.ts: a build runs the compiled entry; the sources start the TypeScript one through tsx.
+const fromSource: { startSourceWorker(entry: URL, options?: object): Worker } | undefined =
+  import.meta.url.endsWith('.ts')
+    ? await import(new URL('./source-worker.dev.ts', import.meta.url).href)
+    : undefined;
+
+/** Past the deadline, how long a thread may take to stop by itself before it is ended. */
+const HARD_STOP_GRACE_MS = 1000;
+
+interface Queued {
+  game: string;
+  job: Job;
+  host: HostHandler;
+  resolve(r: JobResult): void;
+}
+
+interface Thread {
+  worker: Worker | undefined;
+  flag: Int32Array;
+  replies: MessagePort;
+  ready: Promise<void>;
+  current: (Queued & { id: number; watchdog: NodeJS.Timeout }) | undefined;
+}
+
+export class EnginePool {
+  private readonly threads: Thread[] = [];
+  private readonly queues = new Map<string, Queued[]>();
+  /** Threads each game holds now: a game holds at most half of them, so other games always find one. */
+  private readonly running = new Map<string, number>();
+  private queued = 0;
+  private nextId = 1;
+  private closed = false;
+  private wasm: Promise<object> | undefined;
+
+  constructor(
+    private readonly size: number,
+    private readonly maxQueued: number,
+  ) {}
+
+  /** Scripts waiting for a thread. */
+  get waiting(): number {
+    return this.queued;
+  }
+
+  /** Runs the job on a sandbox thread; rejects when the queue is full. */
+  run(game: string, job: Job, host: HostHandler): Promise<JobResult> {
+    if (this.closed) return Promise.reject(new Error('the script engine is closed'));
+    if (this.queued >= this.maxQueued) return Promise.reject(new Error('too many scripts waiting'));
+    return new Promise((resolve) => {
+      const list = this.queues.get(game) ?? [];
+      list.push({ game, job, host, resolve });
+      this.queues.set(game, list);
+      this.queued++;
+      this.dispatch();
+    });
+  }
+
+  /** Starts every thread now (a serving process at start, tests); resolves when all are ready. */
+  async warm(): Promise<void> {
+    while (this.threads.length < this.size && !this.closed) this.threads.push(this.start());
+    await Promise.all(this.threads.map((t) => t.ready));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.threads.splice(0).map((t) => t.worker?.terminate()));
+  }
+
+  private start(): Thread {
+    const signal = new SharedArrayBuffer(4);
+    const { port1, port2 } = new MessageChannel();
+    // Compiled off the event loop, once; the thread starts when it is.
+    this.wasm ??= compileEngine();
+    let markReady: () => void = () => {};
+    const thread: Thread = {
+      worker: undefined,
+      flag: new Int32Array(signal),
+      replies: port1,
+      ready: new Promise((r) => {
+        markReady = r;
+      }),
+      current: undefined,
+    };
+    void this.wasm.then(
+      (wasm) => {
+        if (this.closed || !this.threads.includes(thread)) return;
+        const options = { workerData: { signal, replies: port2, wasm }, transferList: [port2] };
+        const worker = fromSource ? fromSource.startSourceWorker(ENTRY, options) : new Worker(ENTRY, options);
+        worker.unref();
+        thread.worker = worker;
+        worker.on('message', (m: FromWorker) => {
+          if (m.type === 'ready') markReady();
+          else if (m.type === 'host') this.answer(thread, m);
+          else if (m.type === 'done' && thread.current?.id === m.id) this.finish(thread, m.result);
+        });
+        worker.on('error', () => this.replace(thread));
+        worker.on('exit', () => this.replace(thread));
+      },
+      () => this.replace(thread),
+    );
+    return thread;
+  }
+
+  private get perGame(): number {
+    return Math.max(1, Math.floor(this.size / 2));
+  }
+
+  /** Next game in turn (below its share of threads): its queue's head; that queue then goes to the back. */
+  private take(): Queued | undefined {
+    for (const [game, list] of this.queues) {
+      if ((this.running.get(game) ?? 0) >= this.perGame) continue;
+      const next = list.shift();
+      this.queues.delete(game);
+      if (list.length > 0) this.queues.set(game, list);
+      if (next) {
+        this.queued--;
+        return next;
+      }
+    }
+    return undefined;
+  }
+
+  /** A free thread, or a new one while there are fewer than `size` (threads start as work needs them). */
+  private freeThread(): Thread | undefined {
+    const free = this.threads.find((t) => !t.current);
+    if (free || this.threads.length >= this.size || this.closed) return free;
+    const started = this.start();
+    this.threads.push(started);
+    return started;
+  }
+
+  private dispatch(): void {
+    while (this.queued > 0) {
+      const thread = this.freeThread();
+      if (!thread) return;
+      const next = this.take();
+      if (!next) return;
+      const id = this.nextId++;
+      const current = { ...next, id, watchdog: undefined as unknown as NodeJS.Timeout };
+      thread.current = current;
+      this.running.set(next.game, (this.running.get(next.game) ?? 0) + 1);
+      // The budget counts from when the script starts on its thread, not from when it was queued.
+      void thread.ready.then(() => {
+        if (thread.current?.id !== id) return;
+        current.watchdog = setTimeout(() => this.hardStop(thread), next.job.timeLimitMs + HARD_STOP_GRACE_MS);
+        thread.worker?.postMessage({ type: 'run', id, job: next.job } satisfies ToWorker);
+      });
+    }
+  }
+
+  private answer(thread: Thread, m: Extract<FromWorker, { type: 'host' }>): void {
+    const current = thread.current;
+    if (!current || current.id !== m.id) return;
+    const reply = (r: HostReply) => {
+      if (thread.current?.id !== m.id) return;
+      thread.replies.postMessage(r);
+      Atomics.store(thread.flag, 0, 1);
+      Atomics.notify(thread.flag, 0);
+    };
+    current.host(m.op, m.args).then(
+      (value) => reply({ seq: m.seq, ok: true, value }),
+      (e: Error) => reply({ seq: m.seq, ok: false, error: e.message }),
+    );
+  }
+
+  private release(game: string): void {
+    const n = (this.running.get(game) ?? 1) - 1;
+    if (n <= 0) this.running.delete(game);
+    else this.running.set(game, n);
+  }
+
+  private finish(thread: Thread, result: JobResult): void {
+    const current = thread.current;
+    if (!current) return;
+    clearTimeout(current.watchdog);
+    thread.current = undefined;
+    this.release(current.game);
+    current.resolve(result);
+    this.dispatch();
+  }
+
+  private hardStop(thread: Thread): void {
+    const current = thread.current;
+    if (!current) return;
+    this.finish(thread, {
+      outcome: 'timeout',
+      scriptData: {},
+      errors: {},
+      logs: [],
+      droppedLogs: 0,
+      failure: {
+        message: 'the script ran past its time budget and its thread was ended',
+        at: null,
+        stack: '',
+      },
+      ms: current.job.timeLimitMs + HARD_STOP_GRACE_MS,
+    });
+    this.replace(thread);
+  }
+
+  private replace(thread: Thread): void {
+    const at = this.threads.indexOf(thread);
+    if (at < 0) return;
+    this.threads.splice(at, 1);
+    const current = thread.current;
+    thread.current = undefined;
+    if (current) {
+      clearTimeout(current.watchdog);
+      this.release(current.game);
+      current.resolve({
+        outcome: 'error',
+        scriptData: {},
+        errors: {},
+        logs: [],
+        droppedLogs: 0,
+        failure: { message: 'the script thread stopped', at: null, stack: '' },
+        ms: 0,
+      });
+    }
+    void thread.worker?.terminate();
+    if (!this.closed) this.dispatch();
+  }
+}

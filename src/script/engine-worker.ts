@@ -1,0 +1,336 @@
+// A sandbox thread: runs one script at a time in QuickJS compiled to WebAssembly. Each execution gets a fresh
+// runtime and context (nothing survives from one script or game to the next), a memory limit, a stack limit,
+// and an interrupt handler that ends it at its deadline. The script's host calls (collections, players) go to
+// the event loop; this thread waits for the answer with Atomics.wait, so the script sees a synchronous API
+// while the event loop never blocks.
+import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import * as variantModule from '@jitl/quickjs-wasmfile-release-sync';
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type QuickJSContext,
+  type QuickJSHandle,
+  type QuickJSRuntime,
+  type QuickJSSyncVariant,
+  type QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
+import { lowerThreadPriority } from '../thread-priority.js';
+import { LIBS, PRELUDE } from './prelude.js';
+import type { FromWorker, HostReply, Job, JobResult, LogLine, ToWorker } from './protocol.js';
+
+/** The thread's stack for script frames: deep recursion ends as a script error, never as a crash of the thread. */
+const STACK_BYTES = 200 * 1024;
+/** Largest JSON text of one host call's arguments (a document to write, a query). */
+const HOST_ARGS_CHARS = 4 * 1024 * 1024;
+
+const { signal, replies, wasm } = workerData as {
+  signal: SharedArrayBuffer;
+  replies: MessagePort;
+  wasm: object;
+};
+const flag = new Int32Array(signal);
+const port = parentPort;
+if (!port) throw new Error('engine-worker runs on a thread');
+const send = (m: FromWorker) => port.postMessage(m);
+
+class Stop extends Error {}
+
+interface Execution {
+  id: number;
+  job: Job;
+  ctx: QuickJSContext;
+  scriptData: Record<string, unknown>;
+  scriptDataBytes: Map<string, number>;
+  errors: Record<string, unknown>;
+  logs: LogLine[];
+  dropped: number;
+  loaded: Set<string>;
+  loading: Set<string>;
+  exited: boolean;
+  timedOut: boolean;
+  seq: number;
+}
+
+const json = (v: unknown) => (v === undefined ? undefined : JSON.stringify(v));
+
+/** A host call: posted to the event loop, answered on the reply port; the wait ends at the deadline. */
+function hostCall(ex: Execution, op: string, args: string): string | undefined {
+  // The event loop parses the arguments: their size is bounded like a request body's.
+  if (args.length > HOST_ARGS_CHARS)
+    throw new Error(`a call's arguments hold at most ${HOST_ARGS_CHARS} characters of JSON`);
+  const seq = ++ex.seq;
+  Atomics.store(flag, 0, 0);
+  send({ type: 'host', id: ex.id, seq, op, args });
+  for (;;) {
+    const left = ex.job.deadline - Date.now();
+    if (left <= 0 || Atomics.wait(flag, 0, 0, left) === 'timed-out') {
+      ex.timedOut = true;
+      throw new Stop('time budget spent waiting for the store');
+    }
+    Atomics.store(flag, 0, 0);
+    let reply: HostReply | undefined;
+    for (;;) {
+      const m = receiveMessageOnPort(replies);
+      if (!m) break;
+      const r = m.message as HostReply;
+      if (r.seq === seq) reply = r;
+    }
+    if (!reply) continue;
+    if (reply.ok) return reply.value;
+    throw new Error(reply.error);
+  }
+}
+
+function setIn(
+  ex: Execution,
+  kind: 'scriptData' | 'scriptError',
+  a: { op: string; name?: string; value?: unknown },
+) {
+  const map = kind === 'scriptData' ? ex.scriptData : ex.errors;
+  const name = a.name ?? '';
+  switch (a.op) {
+    case 'set': {
+      if (kind === 'scriptData') {
+        const bytes = JSON.stringify(a.value ?? null).length + name.length;
+        const others = [...ex.scriptDataBytes.entries()].reduce((n, [k, b]) => (k === name ? n : n + b), 0);
+        if (others + bytes > ex.job.scriptDataBytes)
+          throw new Error(`scriptData over ${ex.job.scriptDataBytes} bytes of JSON`);
+        ex.scriptDataBytes.set(name, bytes);
+      }
+      map[name] = a.value ?? null;
+      return undefined;
+    }
+    case 'get':
+      return json(Object.hasOwn(map, name) ? map[name] : null);
+    case 'remove':
+      delete map[name];
+      ex.scriptDataBytes.delete(name);
+      return undefined;
+    case 'clear':
+      for (const k of Object.keys(map)) delete map[k];
+      if (kind === 'scriptData') ex.scriptDataBytes.clear();
+      return undefined;
+    default:
+      return json(Object.keys(map).length > 0);
+  }
+}
+
+/** Runs a module's source in the calling script's global scope (GameSparks inlined them; not CommonJS). */
+function requireModule(ex: Execution, a: { name: string; once: boolean }) {
+  if (a.once && ex.loaded.has(a.name)) return;
+  // A module being loaded is not loaded again by a require inside it: circular requires end.
+  if (ex.loading.has(a.name)) return;
+  const source = hostCall(ex, 'module', JSON.stringify({ name: a.name }));
+  if (source === undefined) throw new Error(`no module ${a.name}`);
+  ex.loading.add(a.name);
+  try {
+    const result = ex.ctx.evalCode(JSON.parse(source) as string, `modules/${a.name}.js`);
+    if (result.error) {
+      // The module's own error goes on up the script's stack as it was thrown.
+      throw new ModuleError(result.error);
+    }
+    result.value.dispose();
+    ex.loaded.add(a.name);
+  } finally {
+    ex.loading.delete(a.name);
+  }
+}
+
+class ModuleError extends Error {
+  constructor(readonly handle: QuickJSHandle) {
+    super('module error');
+  }
+}
+
+function local(ex: Execution, op: string, args: string): string | undefined {
+  const a = JSON.parse(args);
+  switch (op) {
+    case 'data':
+      return json(ex.job.data ?? {});
+    case 'context':
+      return json(ex.job.context);
+    case 'scriptData':
+    case 'scriptError':
+      return setIn(ex, op, a);
+    case 'exit':
+      ex.exited = true;
+      throw new Stop('exit');
+    case 'remaining':
+      return json(Math.max(0, ex.job.deadline - Date.now()));
+    case 'log':
+      if (ex.logs.length >= ex.job.logLines) ex.dropped++;
+      else ex.logs.push({ ts: Date.now(), level: a.level, log: a.log });
+      return undefined;
+    case 'require':
+      requireModule(ex, a);
+      return undefined;
+    default:
+      throw new Error(`unknown call ${op}`);
+  }
+}
+
+function describe(
+  ctx: QuickJSContext,
+  handle: QuickJSHandle,
+): { message: string; stack: string; name: string } {
+  const dumped = ctx.dump(handle) as unknown;
+  if (dumped && typeof dumped === 'object') {
+    const d = dumped as { name?: unknown; message?: unknown; stack?: unknown };
+    return {
+      name: String(d.name ?? 'Error'),
+      message: String(d.message ?? JSON.stringify(dumped)),
+      stack: String(d.stack ?? ''),
+    };
+  }
+  return { name: 'Error', message: String(dumped), stack: '' };
+}
+
+function where(stack: string): string | null {
+  const m = /\(?((?:event|request|response|system|callbacks|modules)\/[^:()\s]+\.js):(\d+)/.exec(stack);
+  return m ? `${m[1]}:${m[2]}` : null;
+}
+
+/** Executions one QuickJS runtime serves before it is replaced; each execution has its own context. */
+const RUNTIME_REUSE = 500;
+const runs: { runtime: QuickJSRuntime | undefined; count: number } = { runtime: undefined, count: 0 };
+
+function runtimeFor(module: QuickJSWASMModule): QuickJSRuntime {
+  runs.runtime ??= module.newRuntime();
+  return runs.runtime;
+}
+
+/** Set when QuickJS aborted: its WebAssembly cannot run again, so the thread ends after its answer. */
+let poisoned = false;
+
+function retireRuntime(): void {
+  const runtime = runs.runtime;
+  runs.runtime = undefined;
+  runs.count = 0;
+  try {
+    runtime?.dispose();
+  } catch {
+    poisoned = true;
+  }
+}
+
+function run(module: QuickJSWASMModule, id: number, queued: Job): JobResult {
+  const started = performance.now();
+  // The budget counts from the script's start on this thread, not from when it was queued.
+  const job = { ...queued, deadline: Date.now() + queued.timeLimitMs };
+  const runtime = runtimeFor(module);
+  runtime.setMemoryLimit(job.memoryBytes);
+  runtime.setMaxStackSize(STACK_BYTES);
+  const ctx = runtime.newContext();
+  const ex: Execution = {
+    id,
+    job,
+    ctx,
+    scriptData: { ...job.scriptData },
+    scriptDataBytes: new Map(Object.entries(job.scriptData).map(([k, v]) => [k, JSON.stringify(v).length])),
+    errors: { ...job.errors },
+    logs: [],
+    dropped: 0,
+    loaded: new Set(),
+    loading: new Set(),
+    exited: false,
+    timedOut: false,
+    seq: 0,
+  };
+  // Interrupts are checked every few thousand instructions: the deadline, and a stop asked by a call.
+  runtime.setInterruptHandler(() => {
+    if (ex.exited || ex.timedOut) return true;
+    if (Date.now() > job.deadline) {
+      ex.timedOut = true;
+      return true;
+    }
+    return false;
+  });
+  const bridge = (name: string, fn: (op: string, args: string) => string | undefined) => {
+    const handle = ctx.newFunction(name, (opHandle, argsHandle) => {
+      try {
+        const out = fn(ctx.getString(opHandle), ctx.getString(argsHandle));
+        return out === undefined ? ctx.undefined : ctx.newString(out);
+      } catch (e) {
+        if (e instanceof ModuleError) return { error: e.handle };
+        if (e instanceof Stop) return { error: ctx.newError('stopped') };
+        return { error: ctx.newError((e as Error).message) };
+      }
+    });
+    ctx.setProp(ctx.global, name, handle);
+    handle.dispose();
+  };
+  bridge('__host', (op, args) => hostCall(ex, op, args));
+  const libHandle = ctx.newFunction('__lib', (nameHandle) => {
+    const name = ctx.getString(nameHandle);
+    const source = Object.hasOwn(LIBS, name) ? LIBS[name] : undefined;
+    if (source === undefined) return { error: ctx.newError(`no library ${name}`) };
+    return ctx.evalCode(source, `spark-${name}.js`);
+  });
+  ctx.setProp(ctx.global, '__lib', libHandle);
+  libHandle.dispose();
+  bridge('__local', (op, args) => local(ex, op, args));
+  let failure: JobResult['failure'];
+  try {
+    const prelude = ctx.evalCode(PRELUDE, 'prelude.js');
+    if (prelude.error) {
+      const d = describe(ctx, prelude.error);
+      prelude.error.dispose();
+      // Out of time before the script began (a busy machine): a timeout like any other.
+      if (!ex.timedOut) throw new Error(`prelude: ${d.message}`);
+    } else prelude.value.dispose();
+    // Nothing more runs once the budget ran out in the prelude.
+    const result = ex.timedOut ? undefined : ctx.evalCode(job.source, `${job.name}.js`);
+    if (result?.error) {
+      const d = describe(ctx, result.error);
+      result.error.dispose();
+      if (!ex.exited && !ex.timedOut) {
+        const message = d.message === 'out of memory' ? 'out of memory (the script memory limit)' : d.message;
+        failure = { message: `${d.name}: ${message}`, at: where(d.stack), stack: d.stack };
+      }
+    } else result?.value.dispose();
+  } finally {
+    ctx.dispose();
+  }
+  const outcome = ex.exited ? 'ok' : ex.timedOut ? 'timeout' : failure ? 'error' : 'ok';
+  // A fresh runtime after a failure (its heap may be at the limit) and now and then (what contexts leave behind).
+  if (outcome !== 'ok' || ++runs.count >= RUNTIME_REUSE) retireRuntime();
+  return {
+    outcome,
+    scriptData: ex.scriptData,
+    errors: ex.errors,
+    logs: ex.logs,
+    droppedLogs: ex.dropped,
+    ...(outcome === 'error' ? { failure } : {}),
+    ...(outcome === 'timeout'
+      ? { failure: { message: 'the script ran past its time budget', at: null, stack: '' } }
+      : {}),
+    ms: performance.now() - started,
+  };
+}
+
+lowerThreadPriority();
+const module = await newQuickJSWASMModuleFromVariant(
+  newVariant(variantModule.default as unknown as QuickJSSyncVariant, { wasmModule: wasm as never }),
+);
+port.on('message', (m: ToWorker) => {
+  if (m.type !== 'run') return;
+  let result: JobResult;
+  try {
+    result = run(module, m.id, m.job);
+  } catch (e) {
+    const message = (e as Error).message;
+    result = {
+      outcome: 'error',
+      scriptData: {},
+      errors: {},
+      logs: [],
+      droppedLogs: 0,
+      failure: { message, at: null, stack: (e as Error).stack ?? '' },
+      ms: 0,
+    };
+  }
+  send({ type: 'done', id: m.id, result });
+  // WebAssembly that aborted cannot run again: this thread ends and the pool starts another.
+  if (poisoned || result.failure?.message.startsWith('Aborted')) process.exit(1);
+});
+send({ type: 'ready' });

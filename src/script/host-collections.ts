@@ -1,0 +1,119 @@
+// Spark.runtimeCollection / metaCollection / systemCollection: each call runs the nosql room's document core
+// (the same functions the /mongo routes call), always in the executing game's own stage: a script names a
+// collection, never a game, so no name reaches another game's data. Writes go to runtime collections only, on
+// the execution's transaction.
+import {
+  type CollectionEntry,
+  createCollection,
+  META_PREFIX,
+  RUNTIME_PREFIX,
+  SYSTEM_COLLECTIONS,
+} from '../nosql/collections.js';
+import { withDbErrors } from '../nosql/db-errors.js';
+import {
+  aggregateBody,
+  countDocuments,
+  type DocumentOp,
+  findDocuments,
+  insertBody,
+  removeBody,
+  saveBody,
+  updateBody,
+} from '../nosql/document-core.js';
+import { distinctBody, findAndModifyBody } from '../nosql/find-and-modify.js';
+import { checkCollectionName, type Scope } from '../nosql/scope.js';
+import { withSavepoint } from '../store/db.js';
+import type { Session } from './session.js';
+
+/** A runtime collection as the update verbs check it: every action allowed. */
+const RUNTIME: CollectionEntry = {
+  name: 'runtime',
+  optionGroup: 'Runtime',
+  actions: ['FIND', 'COUNT', 'INSERT', 'UPDATE', 'REMOVE', 'INDEX', 'AGGREGATE', 'DROP', 'STATS'],
+};
+
+const READS = new Set(['find', 'count', 'distinct', 'aggregate']);
+const WRITES = new Set(['insert', 'save', 'update', 'remove', 'findAndModify']);
+
+interface CollectionCall {
+  kind: 'runtime' | 'meta' | 'system';
+  name: string;
+  verb: string;
+  body: unknown;
+}
+
+function fullName(kind: CollectionCall['kind'], name: unknown): string {
+  if (typeof name !== 'string' || name.length === 0 || name.length > 100)
+    throw new Error('a collection name is a string of 1 to 100 characters');
+  if (kind === 'system') {
+    if (!(SYSTEM_COLLECTIONS as readonly string[]).includes(name))
+      throw new Error(`no system collection ${name} (${SYSTEM_COLLECTIONS.join(', ')})`);
+    return name;
+  }
+  const prefix = kind === 'runtime' ? RUNTIME_PREFIX : META_PREFIX;
+  try {
+    return checkCollectionName(name.startsWith(prefix) ? name : `${prefix}${name}`);
+  } catch {
+    throw new Error(`invalid collection name ${name.slice(0, 100)}`);
+  }
+}
+
+/** A system collection's player documents never show their password hash. */
+function withoutPasswords(text: string): string {
+  const docs = JSON.parse(text) as Record<string, unknown>[];
+  for (const d of docs) if (d && typeof d === 'object') delete d.password;
+  return JSON.stringify(docs);
+}
+
+export async function collectionCall(session: Session, args: CollectionCall): Promise<string | undefined> {
+  const { env } = session;
+  const full = fullName(args.kind, args.name);
+  const scope: Scope = { game: session.gs.game, stage: session.gs.stage, collection: full };
+  const now = env.clock();
+  const input: DocumentOp = { scope, body: { value: args.body }, now };
+  if (READS.has(args.verb)) {
+    return withDbErrors(env.pool, scope, env.statementTimeoutMs, async () => {
+      const db = session.readPool();
+      switch (args.verb) {
+        case 'find': {
+          const text = await findDocuments(input, db, env.compute);
+          return args.kind === 'system' && full === 'player' ? withoutPasswords(text) : text;
+        }
+        case 'count':
+          return JSON.stringify(await countDocuments(input, db));
+        case 'distinct':
+          return distinctBody(input, db);
+        default: {
+          const text = await aggregateBody(input, db);
+          return args.kind === 'system' && full === 'player' ? withoutPasswords(text) : text;
+        }
+      }
+    });
+  }
+  if (!WRITES.has(args.verb)) throw new Error(`unknown collection call ${String(args.verb).slice(0, 50)}`);
+  if (args.kind !== 'runtime')
+    throw new Error(`the ${args.kind} collection ${args.name} is read-only in scripts`);
+  const tx = await session.transaction();
+  // Each write under its own savepoint: a failed one (a duplicate _id) is undone alone, and the script that
+  // catches its error goes on with the execution's transaction intact.
+  return withDbErrors(env.pool, scope, env.statementTimeoutMs, () =>
+    withSavepoint(tx.client, 'cc_write', async () => {
+      if (!session.created.has(full)) {
+        await createCollection(tx.client, session.gs, full, 'runtime', now);
+        session.created.add(full);
+      }
+      switch (args.verb) {
+        case 'insert':
+          return insertBody(input, tx.pool);
+        case 'save':
+          return saveBody(input, tx.pool);
+        case 'remove':
+          return JSON.stringify(await removeBody(input, tx.pool));
+        case 'update':
+          return JSON.stringify(await updateBody({ ...input, collection: RUNTIME }, tx.pool, env.compute));
+        default:
+          return findAndModifyBody({ ...input, collection: RUNTIME }, tx.pool);
+      }
+    }),
+  );
+}
