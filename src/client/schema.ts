@@ -8610,10 +8610,8 @@ export interface operations {
                         indexes: {
                             collection: string;
                             name: string;
-                            keys: [
-                                string,
-                                1 | -1
-                            ][];
+                            /** @description [path, 1 or -1] pairs, in order */
+                            keys: (string | number)[][];
                             unique: boolean;
                         }[];
                     };

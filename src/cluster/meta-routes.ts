@@ -11,7 +11,9 @@ import { holdsSecret } from './secret.js';
 const Index = Type.Object({
   collection: Type.String(),
   name: Type.String(),
-  keys: Type.Array(Type.Tuple([Type.String(), Type.Union([Type.Literal(1), Type.Literal(-1)])])),
+  keys: Type.Array(Type.Array(Type.Union([Type.String(), Type.Integer()])), {
+    description: '[path, 1 or -1] pairs, in order',
+  }),
   unique: Type.Boolean(),
 });
 
