@@ -74,7 +74,7 @@ describe('the Preview meta endpoint of a cluster', () => {
   });
 
   it('no secret, a wrong one, or an account credential → 401 CLUSTER_SECRET_INVALID, even for a game elsewhere', async () => {
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       {},
       { authorization: 'Bearer not-the-secret' },
       { authorization: `Basic ${Buffer.from(`o@meta.test:${SECRET}`).toString('base64')}` },
