@@ -2,9 +2,11 @@
 // each on its own cluster store (clusters a and b), Redis shared when there is one. Configuration, publishing and
 // revocations reach the right cluster within a second; both clusters keep serving JWT and runtime traffic while
 // the control process is stopped, and pick up revocations once it is back.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, TEST_DATABASE_URL, TEST_REDIS_URL } from '../harness.js';
 import { freePort, type Running, sharedPostgres, spawnPlaybase, waitReady } from '../processes.js';
@@ -13,6 +15,10 @@ const ADMIN = { username: 'topo-admin@playbase.test', password: 'topo-password-1
 const OWNER = { username: 'topo-owner@playbase.test', password: 'owner-password-1' };
 const HELPER = { username: 'topo-helper@playbase.test', password: 'helper-password-1' };
 const SECRET = 'topology-cluster-secret-0123456789abcdef';
+const REDIS_PREFIX = `topo-${randomBytes(6).toString('hex')}`;
+const TYPES = [{ shortCode: 'Score', name: 'Scores', fields: [{ name: 'player', type: 'string' }] }];
+const SWORD = { _id: 1, name: 'sword', level: 3 };
+const SHIELD = { _id: 2, name: 'shield', level: { $numberLong: '9007199254740993' } };
 /** How long a change may take to reach a cluster (the issue's bound). */
 const WITHIN_MS = 1000;
 
@@ -83,10 +89,19 @@ describe('topology: auth+config on the control store, nosql on two cluster store
     PLAYBASE_ADMIN_PASSWORD: ADMIN.password,
     PLAYBASE_CLUSTER_SECRET: SECRET,
     PLAYBASE_CLUSTERS: JSON.stringify({
-      a: { liveNosql: `${url(ports.a)}/live`, previewNosql: `${url(ports.a)}/preview` },
-      b: { liveNosql: `${url(ports.b)}/live`, previewNosql: `${url(ports.b)}/preview` },
+      a: {
+        liveNosql: `${url(ports.a)}/live`,
+        previewNosql: `${url(ports.a)}/preview`,
+        internalUrl: url(ports.a),
+      },
+      b: {
+        liveNosql: `${url(ports.b)}/live`,
+        previewNosql: `${url(ports.b)}/preview`,
+        internalUrl: url(ports.b),
+      },
     }),
     LOG_LEVEL: 'warn',
+    PLAYBASE_REDIS_KEY_PREFIX: REDIS_PREFIX,
     ...(TEST_REDIS_URL ? { REDIS_URL: TEST_REDIS_URL } : {}),
   });
   const startCluster = (name: 'a' | 'b', at: Place) =>
@@ -136,7 +151,18 @@ describe('topology: auth+config on the control store, nosql on two cluster store
     control = spawnPlaybase(controlEnv);
     clusterA = startCluster('a', places[1]!);
     clusterB = startCluster('b', places[2]!);
-    await Promise.all([control, clusterA, clusterB].map((p) => waitReady(p.url, 60_000)));
+    // A cluster is ready once its replica holds the whole state: after the control process answers its feed.
+    await Promise.all([control, clusterA, clusterB].map((p) => waitReady(p.url, 150_000))).catch(
+      async (err) => {
+        const states = await Promise.all(
+          [control, clusterA, clusterB].map(async (p) => {
+            const ready = await fetch(`${p.url}/readyz`).then((r) => r.text(), String);
+            return `${p.url}: ${ready}\n${p.output().slice(-3000)}`;
+          }),
+        );
+        throw new Error(`${err}\n${states.join('\n---\n')}`);
+      },
+    );
 
     const login = async (who: typeof OWNER) => {
       const res = await call(`${control.url}/restv2/auth/user`, 'GET', {
@@ -166,7 +192,7 @@ describe('topology: auth+config on the control store, nosql on two cluster store
       owner,
     );
     secretA = reset.body.secret;
-  }, 180_000);
+  }, 240_000);
 
   afterAll(async () => {
     for (const p of [control, clusterA, clusterB]) p?.child.kill('SIGKILL');
@@ -241,6 +267,126 @@ describe('topology: auth+config on the control store, nosql on two cluster store
     ).not.toBe(200);
   });
 
+  it('a cluster process: /readyz → ready, following the feed, lag 0', async () => {
+    const res = await call(`${clusterA.url}/readyz`, 'GET', {});
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      status: 'ready',
+      replica: { cluster: 'a', feed: 'following', caughtUp: true, appliedAt: expect.any(String), lagMs: 0 },
+    });
+  });
+
+  it('meta collections made in Preview on cluster a → in the snapshot → Live on cluster a within 1 s after publish; a revert restores Preview there', async () => {
+    const jwt = { 'x-svc-jwt': await jwtFor(OWNER, gameA) };
+    const mongo = (stage: string) => `${clusterA.url}/${stage}/restv2/game/${gameA}/mongo`;
+    const nosql = async (path: string, body: unknown) => {
+      const res = await call(`${mongo('preview')}${path}`, 'POST', jwt, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    };
+    const findMeta = async (stage: string) => {
+      const res = await call(`${mongo(stage)}/collection/meta.items/find`, 'POST', jwt, { sort: { _id: 1 } });
+      return res.status === 200 ? (res.body as unknown as Json[]) : [];
+    };
+    await nosql('/collection/items/meta', {});
+    await nosql('/collection/meta.items/insert', [SWORD, SHIELD]);
+    await nosql('/collection/meta.items/index/byName?unique=true', { name: 1 });
+    const preview = await findMeta('preview');
+    expect(preview).toHaveLength(2);
+
+    const snaps = `${control.url}/restv2/game/${gameA}/admin/snapshots`;
+    const snap = await call(snaps, 'POST', owner, { description: 'with meta' });
+    expect(snap.status, JSON.stringify(snap.body)).toBe(201);
+    const full = await call(`${snaps}/${snap.body.id}?full=true`, 'GET', owner);
+    expect(full.body.meta).toEqual([{ collection: 'meta.items', documents: 2, indexes: ['byName'] }]);
+    expect((await call(`${snaps}/${snap.body.id}/publish`, 'POST', owner)).status).toBe(200);
+    await within('Live meta on cluster a', WITHIN_MS, async () => (await findMeta('live')).length === 2);
+    expect(await findMeta('live')).toEqual(preview);
+    expect(JSON.stringify(await findMeta('live'))).toContain('9007199254740993');
+    await within('Live meta index on cluster a', WITHIN_MS * 5, async () => {
+      const res = await call(`${mongo('live')}/collection/meta.items/indices`, 'GET', jwt);
+      return JSON.stringify(res.body).includes('byName');
+    });
+    // Game b (cluster b) has no meta collections; game a is not served there.
+    const jwtB = { 'x-svc-jwt': await jwtFor(OWNER, gameB) };
+    const onB = await call(
+      `${clusterB.url}/live/restv2/game/${gameB}/mongo/collection/meta.items/find`,
+      'POST',
+      jwtB,
+      {},
+    );
+    expect(onB.status === 404 || (onB.status === 200 && (onB.body as unknown as Json[]).length === 0)).toBe(
+      true,
+    );
+
+    await call(`${mongo('preview')}/collection/meta.items/remove`, 'POST', jwt, { query: { _id: 1 } });
+    expect(await findMeta('preview')).toHaveLength(1);
+    const reverted = await call(`${snaps}/revert/to/${snap.body.id}`, 'POST', owner);
+    expect(reverted.status, JSON.stringify(reverted.body)).toBeLessThan(300);
+    await within(
+      'Preview meta restored on cluster a',
+      WITHIN_MS,
+      async () => (await findMeta('preview')).length === 2,
+    );
+    expect(await findMeta('preview')).toEqual(preview);
+    expect(await findMeta('live')).toEqual(preview);
+  });
+
+  it('exports and their downloads, the data service and the shared limits → served by cluster a', async () => {
+    const jwt = { 'x-svc-jwt': await jwtFor(OWNER, gameA) };
+    for (const t of TYPES) {
+      const res = await call(`${control.url}/restv2/game/${gameA}/config/~indexedTypes`, 'POST', owner, t);
+      expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+    }
+    const item = `${clusterA.url}/preview/restv2/game/${gameA}/data/Score/s1`;
+    await within(
+      'data type on cluster a',
+      WITHIN_MS,
+      async () => (await call(item, 'PUT', jwt, { data: { player: 'ann' } })).status === 200,
+    );
+    expect((await call(item, 'GET', jwt)).body).toMatchObject({
+      type: 'Score',
+      id: 's1',
+      data: { player: 'ann' },
+    });
+
+    const download = async (kind: string) => {
+      const made = await call(`${clusterA.url}/preview/restv2/game/${gameA}/${kind}/export`, 'GET', jwt);
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      expect(made.body.url.startsWith(`${clusterA.url}/`)).toBe(true);
+      const file = await fetch(made.body.url);
+      expect(file.status).toBe(200);
+      return gunzipSync(Buffer.from(await file.arrayBuffer())).toString('utf8');
+    };
+    expect(await download('mongo')).toContain('"p1"');
+    expect(await download('data')).toContain('"ann"');
+
+    // One user's budget, counted through the shared Redis: a call on cluster b sees the calls made on cluster a.
+    if (TEST_REDIS_URL) {
+      const jwtB = { 'x-svc-jwt': await jwtFor(OWNER, gameB) };
+      const remaining = async (cluster: Running, apiKey: string, as: Record<string, string>) => {
+        const res = await fetch(
+          `${cluster.url}/preview/restv2/game/${apiKey}/mongo/collection/player/count`,
+          {
+            method: 'POST',
+            headers: { ...as, 'content-type': 'application/json' },
+            body: '{}',
+          },
+        );
+        await res.text();
+        return Number(res.headers.get('ratelimit-remaining'));
+      };
+      // A minute window may turn between two calls: then the figure rises, and the pair is taken again.
+      let shared = false;
+      for (let attempt = 0; attempt < 3 && !shared; attempt++) {
+        const onA = await remaining(clusterA, gameA, jwt);
+        await remaining(clusterA, gameA, jwt);
+        const onB = await remaining(clusterB, gameB, jwtB);
+        shared = onB <= onA - 2;
+      }
+      expect(shared).toBe(true);
+    }
+  });
+
   it('control stopped → both clusters keep serving JWT finds and runtime requests, also after their own restart', async () => {
     const jwtA = await jwtFor(OWNER, gameA);
     const jwtB = await jwtFor(OWNER, gameB);
@@ -256,10 +402,18 @@ describe('topology: auth+config on the control store, nosql on two cluster store
     expect(
       (await rs(clusterA, 'preview', 'AuthenticationRequest', { userName: 'p1', password: 'pw-p1' })).status,
     ).toBe(200);
+    // Still ready (serving its last state); the feed is seen unreachable, and the lag grows.
+    await within('cluster a sees the feed down', WITHIN_MS * 2, async () => {
+      const res = await call(`${clusterA.url}/readyz`, 'GET', {});
+      return res.status === 200 && res.body.replica.feed === 'unreachable';
+    });
     clusterA.child.kill('SIGTERM');
     await clusterA.exited;
     clusterA = startCluster('a', places[1]!);
     await waitReady(clusterA.url, 60_000);
+    const ready = await call(`${clusterA.url}/readyz`, 'GET', {});
+    expect(ready.body.replica).toMatchObject({ feed: 'unreachable', caughtUp: false });
+    expect(ready.body.replica.lagMs).toBeGreaterThan(0);
     expect((await find(clusterA, gameA, jwtA)).status).toBe(200);
     expect(
       (await rs(clusterA, 'preview', 'AuthenticationRequest', { userName: 'p1', password: 'pw-p1' })).status,
