@@ -45,6 +45,8 @@ export function startApplier(ctx: Context, cluster: string, secret: string, stat
       log.error({ err, apiKey, stage }, 'cluster replica: meta collection indexes not synchronised');
     });
 
+  let indexBuilds: Promise<void> = Promise.resolve();
+
   async function run(): Promise<void> {
     let cursor: string | undefined;
     let outage = false;
@@ -61,7 +63,8 @@ export function startApplier(ctx: Context, cluster: string, secret: string, stat
         if (caughtUp) status?.caughtUp();
         else status?.following();
         if (games === '*' || games.length > 0) ctx.gameChanges?.publish(games);
-        for (const w of meta) await syncIndexes(w.apiKey, w.stage, w.meta);
+        // Off the loop (a build may take minutes: changes keep flowing meanwhile), one after another.
+        for (const w of meta) indexBuilds = indexBuilds.then(() => syncIndexes(w.apiKey, w.stage, w.meta));
         if (outage) log.info({ cluster }, 'cluster replica: the feed answers again');
         outage = false;
         retryMs = FIRST_RETRY_MS;
@@ -82,6 +85,7 @@ export function startApplier(ctx: Context, cluster: string, secret: string, stat
     async stop() {
       abort.abort();
       await running;
+      await indexBuilds;
     },
   };
 }

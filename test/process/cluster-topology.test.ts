@@ -3,13 +3,11 @@
 // revocations reach the right cluster within a second; both clusters keep serving JWT and runtime traffic while
 // the control process is stopped, and pick up revocations once it is back.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, TEST_DATABASE_URL, TEST_REDIS_URL } from '../harness.js';
-import { freePort, type Running, sharedPostgres, spawnPlaybase, waitReady } from '../processes.js';
+import { freePort, type Running, spawnPlaybase, waitReady } from '../processes.js';
+import { call, type Json, metaDocumentsOf, type Place, place, within } from './topology.test-util.js';
 
 const ADMIN = { username: 'topo-admin@playbase.test', password: 'topo-password-1' };
 const OWNER = { username: 'topo-owner@playbase.test', password: 'owner-password-1' };
@@ -21,54 +19,6 @@ const SWORD = { _id: 1, name: 'sword', level: 3 };
 const SHIELD = { _id: 2, name: 'shield', level: { $numberLong: '9007199254740993' } };
 /** How long a change may take to reach a cluster (the issue's bound). */
 const WITHIN_MS = 1000;
-
-// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
-type Json = Record<string, any>;
-
-async function call(url: string, method: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(url, {
-    method,
-    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Json };
-}
-
-/** Polls `probe` until it returns true; the time it took, or a failure naming what never happened. */
-async function within(what: string, limitMs: number, probe: () => Promise<boolean>): Promise<number> {
-  const start = performance.now();
-  for (;;) {
-    if (await probe()) return performance.now() - start;
-    if (performance.now() - start > limitMs) throw new Error(`${what}: not seen within ${limitMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-interface Place {
-  env: Record<string, string>;
-  drop(): Promise<void>;
-}
-
-/** A store of its own: a PostgreSQL schema on the PostgreSQL run, a data folder on the embedded run. */
-async function place(): Promise<Place> {
-  if (TEST_DATABASE_URL) {
-    const db = await sharedPostgres(TEST_DATABASE_URL);
-    const dir = mkdtempSync(join(tmpdir(), 'playbase-topo-'));
-    return {
-      env: { DATABASE_URL: db.url, PLAYBASE_DATA_DIR: dir },
-      drop: async () => {
-        await db.drop();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'playbase-topo-'));
-  return {
-    env: { DATABASE_URL: '', PLAYBASE_DATA_DIR: dir },
-    drop: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
 
 describe('topology: auth+config on the control store, nosql on two cluster stores', () => {
   const places: Place[] = [];
@@ -317,6 +267,12 @@ describe('topology: auth+config on the control store, nosql on two cluster store
     expect(onB.status === 404 || (onB.status === 200 && (onB.body as unknown as Json[]).length === 0)).toBe(
       true,
     );
+
+    // On PostgreSQL the stores can be read: game a's meta documents are on cluster a's only.
+    if (TEST_DATABASE_URL) {
+      const counts = await Promise.all(places.map((at) => metaDocumentsOf(at, gameA)));
+      expect(counts).toEqual([0, 4, 0]);
+    }
 
     await call(`${mongo('preview')}/collection/meta.items/remove`, 'POST', jwt, { query: { _id: 1 } });
     expect(await findMeta('preview')).toHaveLength(1);
