@@ -123,3 +123,44 @@ describe('the Preview meta endpoint of a cluster', () => {
     }
   });
 });
+
+describe('a snapshot of a game on a runtime cluster that does not answer', () => {
+  it('→ 503 CLUSTER_UNREACHABLE naming the cluster, and no snapshot written', async () => {
+    const control = await startTestServer({
+      PLAYBASE_ROLES: 'auth,config',
+      PLAYBASE_CLUSTER_SECRET: SECRET,
+      // Port 9 (discard): nothing listens, the connection is refused at once.
+      PLAYBASE_CLUSTERS: JSON.stringify({
+        a: {
+          liveNosql: 'http://a/live',
+          previewNosql: 'http://a/preview',
+          internalUrl: 'http://127.0.0.1:9',
+        },
+      }),
+    });
+    try {
+      const admin = { authorization: control.adminBasic, 'content-type': 'application/json' };
+      const made = await control.app.inject({
+        method: 'POST',
+        url: '/restv2/games',
+        headers: admin,
+        payload: JSON.stringify({ name: 'far', cluster: 'a' }),
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      const snaps = `/restv2/game/${made.json().apiKey}/admin/snapshots`;
+      const res = await control.app.inject({
+        method: 'POST',
+        url: snaps,
+        headers: admin,
+        payload: JSON.stringify({ description: 'x' }),
+      });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ code: 'CLUSTER_UNREACHABLE' });
+      expect(res.json().message).toContain('Cluster a');
+      const list = await control.app.inject({ method: 'GET', url: snaps, headers: admin });
+      expect(list.json()).toEqual([]);
+    } finally {
+      await control.close();
+    }
+  });
+});
