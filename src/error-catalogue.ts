@@ -14,6 +14,7 @@ import { dataCatalogue } from './nosql/data-errors.js';
 import { nosqlCatalogue } from './nosql/errors.js';
 import { exportCatalogue } from './nosql/export/errors.js';
 import { importCatalogue } from './nosql/import/errors.js';
+import { playersCatalogue } from './players/errors.js';
 import { queryCatalogue } from './query/errors.js';
 import { pipelineCatalogue } from './query/pipeline-errors.js';
 import { updateCatalogue } from './query/update-errors.js';
@@ -37,4 +38,5 @@ export const catalogue: readonly CatalogueEntry[] = [
   ...updateCatalogue,
   ...runtimeCatalogue,
   ...clusterCatalogue,
+  ...playersCatalogue,
 ];

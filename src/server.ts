@@ -26,6 +26,7 @@ import { DOCUMENT_WORKER, documentTasks } from './nosql/compute-tasks.js';
 import { registerDataAndExports } from './nosql/data-and-exports.js';
 import { registerNosqlRoutes } from './nosql/routes.js';
 import { registerPlatformLayers } from './platform/platform.js';
+import { registerPlayerAdminRoutes } from './players/routes.js';
 import type { App, RoleRegistrar } from './route/app.js';
 import { registerWithPolicy } from './route/policy.js';
 import { registerRuntimeRoutes } from './runtime/routes.js';
@@ -102,7 +103,7 @@ function registrarsFor(settings: Settings, replica: ReplicaStatus | undefined): 
         prefix: '/preview',
       });
     });
-    registrars.push(registerDataAndExports);
+    registrars.push(registerDataAndExports, registerPlayerAdminRoutes);
     registrars.push((app, ctx) =>
       registerWithPolicy(app, { rateClass: 'runtime' }, (scope) => registerRuntimeRoutes(scope, ctx)),
     );

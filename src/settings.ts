@@ -1,7 +1,8 @@
 // Settings: read once from the environment at start, validated, then passed down as a typed object.
 import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
-import { SettingsError } from './settings-error.js';
+import { readInt, SettingsError } from './settings-error.js';
+import { type HttpSettings, readHttp } from './settings-http.js';
 import { type ReplicaSettings, readInternalUrl, readReplica } from './settings-replica.js';
 
 const ALL_ROLES = ['auth', 'config', 'nosql'] as const;
@@ -70,13 +71,8 @@ export interface Settings {
     loginFailuresPerAccount: number;
     loginFailuresPerAddress: number;
   };
-  /** Connection timeouts (ms) of the HTTP server; see readHttp. */
-  http: {
-    headersTimeoutMs: number;
-    requestTimeoutMs: number;
-    keepAliveTimeoutMs: number;
-    connectionTimeoutMs: number;
-  };
+  /** Connection timeouts (ms) of the HTTP server, and the proxies trusted for the client's address. */
+  http: HttpSettings;
   /** Push notification providers (https origins), and an extra CA file trusted for them (tests, private proxies). */
   push: {
     apnsProductionUrl: string;
@@ -108,16 +104,6 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 export { SettingsError };
 
 type Env = Record<string, string | undefined>;
-
-function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw.trim())) throw new SettingsError(name, `expected an integer, got "${raw}"`);
-  const value = Number(raw.trim());
-  if (value < min || value > max)
-    throw new SettingsError(name, `must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
 
 function readUrl(env: Env, name: string, protocols: string[]): string | undefined {
   const raw = env[name];
@@ -256,29 +242,6 @@ function readExports(env: Env): Settings['exports'] {
     s3ForcePathStyle: flag === 'true' || flag === '1',
     s3Prefix: prefix,
     signingKey: key?.toLowerCase(),
-  };
-}
-
-/**
- * Connection timeouts. The request timeout bounds only the receiving of a request (headers and body), never the
- * time the server takes to answer, so long exports, index builds and big finds are not cut by it. The
- * connection timeout (socket inactivity) is the backstop for any silent connection, and exceeds the longest
- * legitimate silence: an index build of up to 10 minutes.
- */
-function readHttp(env: Env): Settings['http'] {
-  const headersTimeoutMs = readInt(env, 'PLAYBASE_HTTP_HEADERS_TIMEOUT_MS', 20_000, 100, 600_000);
-  const requestTimeoutMs = readInt(env, 'PLAYBASE_HTTP_REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000);
-  // Node refuses a headers timeout longer than the request timeout.
-  if (headersTimeoutMs > requestTimeoutMs)
-    throw new SettingsError(
-      'PLAYBASE_HTTP_HEADERS_TIMEOUT_MS',
-      'must not exceed PLAYBASE_HTTP_REQUEST_TIMEOUT_MS',
-    );
-  return {
-    headersTimeoutMs,
-    requestTimeoutMs,
-    keepAliveTimeoutMs: readInt(env, 'PLAYBASE_HTTP_KEEP_ALIVE_TIMEOUT_MS', 10_000, 100, 600_000),
-    connectionTimeoutMs: readInt(env, 'PLAYBASE_HTTP_CONNECTION_TIMEOUT_MS', 900_000, 0, 86_400_000),
   };
 }
 

@@ -17,6 +17,9 @@ const GAME = '/restv2/game/:apiKey';
 export function auditAreaOf(route: string): string | undefined {
   if (route.startsWith('/restv2/auth/') || route === '/restv2/auth') return 'auth';
   if (route.startsWith('/restv2/games')) return 'game';
+  // The nosql server's player and leaderboard management, under a stage base URL (docs/players.md).
+  const staged = /^\/(?:live|preview)\/restv2\/game\/:gameApiKey\/(players|leaderboards)(?:\/|$)/.exec(route);
+  if (staged) return staged[1];
   const game = route.replace('/restv2/game/:gameApiKey', GAME);
   if (game === GAME || game === `${GAME}/restore`) return 'game';
   for (const area of ['config', 'admin', 'manage']) {

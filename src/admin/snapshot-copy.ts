@@ -1,6 +1,7 @@
 // Copying a snapshot into a new game or over an existing one, with the parts the include flags name.
 import type pg from 'pg';
 import { createDefaultGroups } from '../auth/collaborators.js';
+import { withScriptDigests } from '../config/config-audit.js';
 import { newApiKey } from '../config/games.js';
 import { copyCollaborators as copyCollaboratorRows, copyGroups } from '../store/collaborators.js';
 import { insertGame, selectNameAndCluster } from '../store/games.js';
@@ -117,7 +118,7 @@ async function auditCopy(
     undefined,
     {
       include,
-      config: include.config ? config : undefined,
+      config: include.config ? withScriptDigests(config) : undefined,
     },
   );
 }

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { authErrors } from '../auth/errors.js';
+import { withScriptDigests } from '../config/config-audit.js';
 import { type Db, recordAudit } from '../store/audit.js';
 import { withTransaction } from '../store/db.js';
 import { lockGameRow as lockGame } from '../store/games.js';
@@ -117,8 +118,9 @@ export function auditSnapshot(
     requestId: meta.requestId,
     action,
     target,
-    before,
-    after,
+    // A configuration's scripts by size and SHA-256, as configuration writes record them.
+    before: withScriptDigests(before),
+    after: withScriptDigests(after),
     at: meta.at,
   });
 }

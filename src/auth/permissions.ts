@@ -37,6 +37,10 @@ export const CATALOGUE: PermissionKey[] = [
     description: 'APNs and FCM credentials (stored encrypted, never returned).',
   },
   {
+    key: 'configurator.cloudCode',
+    description: 'Cloud Code scripts: list, read, export (1); write, delete, import (2).',
+  },
+  {
     key: 'configurator.config',
     description: 'The whole configuration document: GET /config (1), PUT /config (2).',
   },
@@ -57,6 +61,16 @@ export const CATALOGUE: PermissionKey[] = [
     description: 'Data Explorer: the mongo and data exports (1); the mongo and data imports (2).',
   },
   { key: 'nosql.data', description: 'The key-value data service: get and query (1); put and delete (2).' },
+  {
+    key: 'nosql.players',
+    description:
+      'Player management: search, read, export (1); edit, ban, unban, reset sessions, erase (2). Audited.',
+  },
+  {
+    key: 'nosql.leaderboards',
+    description:
+      'Leaderboard management: boards, entries, next reset (1); delete an entry, reset now (2). Audited.',
+  },
 ];
 
 const KNOWN = new Set(CATALOGUE.map((p) => p.key));
@@ -115,6 +129,8 @@ export const DEFAULT_GROUPS: Record<string, Permissions> = {
     nosql: 2,
     'nosql.admin': 2,
     'nosql.dataExplorer': 1,
+    'nosql.players': 2,
+    'nosql.leaderboards': 2,
     admin: 1,
     'admin.snapshots': 2,
     'admin.pushNotifications': 2,

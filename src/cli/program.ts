@@ -8,6 +8,7 @@ import { registerGames } from './commands/games.js';
 import { registerImport } from './commands/import.js';
 import { registerLogin } from './commands/login.js';
 import { registerRotateKey } from './commands/rotate-key.js';
+import { registerScripts } from './commands/scripts.js';
 import { registerSnapshot } from './commands/snapshot.js';
 import { registerUsers } from './commands/users.js';
 import { CliError, type CliIo } from './io.js';
@@ -21,6 +22,7 @@ const COMMANDS: RegisterCommand[] = [
   registerGames,
   registerConfig,
   registerSnapshot,
+  registerScripts,
   registerExport,
   registerImport,
   registerUsers,

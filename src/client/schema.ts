@@ -734,6 +734,59 @@ export interface paths {
         patch: operations["patchIndexedType"];
         trace?: never;
     };
+    "/restv2/game/{apiKey}/config/~scripts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Cloud Code scripts (no sources): folder, short code, size and SHA-256 */
+        get: operations["listScripts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/restv2/game/{apiKey}/config/~scripts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download the scripts as a zip in the original platform layout (event/, request/, modules/...) */
+        get: operations["exportScripts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/restv2/game/{apiKey}/config/~scripts/{folder}/{shortCode}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a script and its source */
+        get: operations["getScript"];
+        /** Create or replace a script (syntax, what its name points at and sizes checked) */
+        put: operations["putScript"];
+        post?: never;
+        /** Delete a script */
+        delete: operations["deleteScript"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/restv2/game/{apiKey}/admin/audit": {
         parameters: {
             query?: never;
@@ -1217,6 +1270,23 @@ export interface paths {
         get: operations["getClusterPreviewMeta"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/restv2/game/{apiKey}/config/~scripts/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make the scripts those of a zip in the export layout (?dryRun=true: answer the changes only) */
+        post: operations["importScripts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2141,6 +2211,418 @@ export interface paths {
         put?: never;
         /** Import a data-service export file (gzip NDJSON, or NDJSON): all items or none */
         post: operations["previewImportDataItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/live/restv2/game/{gameApiKey}/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search players by user name or display name (prefix, any case), id or external id; paged */
+        get: operations["liveSearchPlayers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/live/restv2/game/{gameApiKey}/players/{playerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One player: names, currencies, scriptData, privateData, external ids, created, last seen, ban */
+        get: operations["liveGetPlayer"];
+        put?: never;
+        post?: never;
+        /** Erase the player and everything keyed by it (entries, running totals, data items, devices), in one transaction */
+        delete: operations["liveErasePlayer"];
+        options?: never;
+        head?: never;
+        /** Set the display name, currency balances and/or the whole scriptData (audited) */
+        patch: operations["liveEditPlayer"];
+        trace?: never;
+    };
+    "/live/restv2/game/{gameApiKey}/players/{playerId}/ban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ban the player: its logins answer DETAILS: LOCKED, its other requests playerId: LOCKED */
+        post: operations["liveBanPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/live/restv2/game/{gameApiKey}/players/{playerId}/unban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lift the ban */
+        post: operations["liveUnbanPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/live/restv2/game/{gameApiKey}/players/{playerId}/sessions/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reset the player's sessions: clears its login lockout (the runtime stores no session) */
+        post: operations["liveResetPlayerSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/live/restv2/game/{gameApiKey}/players/{playerId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything held about the player as one JSON document (audited as players.export) */
+        get: operations["liveExportPlayer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/live/restv2/game/{gameApiKey}/leaderboards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The stage's leaderboards: boards of the current period (partitions), entry counts, next reset */
+        get: operations["liveListLeaderboards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/live/restv2/game/{gameApiKey}/leaderboards/{shortCode}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One leaderboard: its boards (partitions), entry counts, period and next reset */
+        get: operations["liveGetLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/live/restv2/game/{gameApiKey}/leaderboards/{shortCode}/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Entries by rank from offset (0-based): the top entries with the default offset */
+        get: operations["liveLeaderboardTopEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/live/restv2/game/{gameApiKey}/leaderboards/{shortCode}/around/{playerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The player's entry with up to `count` entries ahead and behind (empty when it has none) */
+        get: operations["liveLeaderboardEntriesAround"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/live/restv2/game/{gameApiKey}/leaderboards/{shortCode}/entries/{playerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete the player's entry of the current period (audited); its next event makes a fresh one */
+        delete: operations["liveDeleteLeaderboardEntry"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/live/restv2/game/{gameApiKey}/leaderboards/{shortCode}/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reset now: delete every board of the leaderboard (or the partition) with its entries (audited) */
+        post: operations["liveResetLeaderboard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/preview/restv2/game/{gameApiKey}/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search players by user name or display name (prefix, any case), id or external id; paged */
+        get: operations["previewSearchPlayers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/preview/restv2/game/{gameApiKey}/players/{playerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One player: names, currencies, scriptData, privateData, external ids, created, last seen, ban */
+        get: operations["previewGetPlayer"];
+        put?: never;
+        post?: never;
+        /** Erase the player and everything keyed by it (entries, running totals, data items, devices), in one transaction */
+        delete: operations["previewErasePlayer"];
+        options?: never;
+        head?: never;
+        /** Set the display name, currency balances and/or the whole scriptData (audited) */
+        patch: operations["previewEditPlayer"];
+        trace?: never;
+    };
+    "/preview/restv2/game/{gameApiKey}/players/{playerId}/ban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ban the player: its logins answer DETAILS: LOCKED, its other requests playerId: LOCKED */
+        post: operations["previewBanPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/preview/restv2/game/{gameApiKey}/players/{playerId}/unban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lift the ban */
+        post: operations["previewUnbanPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/preview/restv2/game/{gameApiKey}/players/{playerId}/sessions/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reset the player's sessions: clears its login lockout (the runtime stores no session) */
+        post: operations["previewResetPlayerSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/preview/restv2/game/{gameApiKey}/players/{playerId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything held about the player as one JSON document (audited as players.export) */
+        get: operations["previewExportPlayer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/preview/restv2/game/{gameApiKey}/leaderboards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The stage's leaderboards: boards of the current period (partitions), entry counts, next reset */
+        get: operations["previewListLeaderboards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/preview/restv2/game/{gameApiKey}/leaderboards/{shortCode}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One leaderboard: its boards (partitions), entry counts, period and next reset */
+        get: operations["previewGetLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/preview/restv2/game/{gameApiKey}/leaderboards/{shortCode}/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Entries by rank from offset (0-based): the top entries with the default offset */
+        get: operations["previewLeaderboardTopEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/preview/restv2/game/{gameApiKey}/leaderboards/{shortCode}/around/{playerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The player's entry with up to `count` entries ahead and behind (empty when it has none) */
+        get: operations["previewLeaderboardEntriesAround"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/preview/restv2/game/{gameApiKey}/leaderboards/{shortCode}/entries/{playerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete the player's entry of the current period (audited); its next event makes a fresh one */
+        delete: operations["previewDeleteLeaderboardEntry"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/preview/restv2/game/{gameApiKey}/leaderboards/{shortCode}/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reset now: delete every board of the leaderboard (or the partition) with its entries (audited) */
+        post: operations["previewResetLeaderboard"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3939,6 +4421,11 @@ export interface operations {
                             "@id": string;
                             name: string;
                         }[];
+                        "~scripts"?: {
+                            folder: string;
+                            shortCode: string;
+                            script: string;
+                        }[];
                     };
                 };
             };
@@ -4111,6 +4598,12 @@ export interface operations {
                         "@id"?: string;
                         name: string;
                     }[];
+                    "~scripts"?: {
+                        /** @enum {unknown} */
+                        folder: "event" | "request" | "response" | "system" | "callbacks" | "modules";
+                        shortCode: string;
+                        script: string;
+                    }[];
                 };
             };
         };
@@ -4269,6 +4762,11 @@ export interface operations {
                         "~credentials": {
                             "@id": string;
                             name: string;
+                        }[];
+                        "~scripts"?: {
+                            folder: string;
+                            shortCode: string;
+                            script: string;
                         }[];
                     };
                 };
@@ -6531,6 +7029,178 @@ export interface operations {
             };
         };
     };
+    listScripts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "folder": "event",
+                     *         "shortCode": "winRace",
+                     *         "size": 61,
+                     *         "sha256": "5f2b7c1e9a0d4c3b8e6f1a2d3c4b5a69788796a5b4c3d2e1f0a9b8c7d6e5f4a3"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        folder: string;
+                        shortCode: string;
+                        size: number;
+                        sha256: string;
+                    }[];
+                };
+            };
+        };
+    };
+    exportScripts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the scripts: <folder>/<shortCode>.js */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (zip of event/winRace.js, modules/UTILS.js, ...) */
+                    "application/zip": string;
+                };
+            };
+        };
+    };
+    getScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                folder: "event" | "request" | "response" | "system" | "callbacks" | "modules";
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "folder": "event",
+                     *       "shortCode": "winRace",
+                     *       "script": "// Cloud Code for winRace\nSpark.setScriptData(\"ok\", true);\n"
+                     *     }
+                     */
+                    "application/json": {
+                        folder: string;
+                        shortCode: string;
+                        script: string;
+                    };
+                };
+            };
+        };
+    };
+    putScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                folder: "event" | "request" | "response" | "system" | "callbacks" | "modules";
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "script": "// Cloud Code for winRace\nSpark.setScriptData(\"ok\", true);\n"
+                 *     }
+                 */
+                "application/json": {
+                    script: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "folder": "event",
+                     *       "shortCode": "winRace",
+                     *       "script": "// Cloud Code for winRace\nSpark.setScriptData(\"ok\", true);\n"
+                     *     }
+                     */
+                    "application/json": {
+                        folder: string;
+                        shortCode: string;
+                        script: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                folder: "event" | "request" | "response" | "system" | "callbacks" | "modules";
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "SUCCESS"
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     listAudit: {
         parameters: {
             query?: {
@@ -8619,6 +9289,76 @@ export interface operations {
             };
         };
     };
+    importScripts: {
+        parameters: {
+            query?: {
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                apiKey: string;
+            };
+            cookie?: never;
+        };
+        /** @description a zip in the export layout (application/zip, application/x-zip-compressed, application/octet-stream; at most 4194304 bytes) */
+        requestBody: {
+            content: {
+                /** @example (zip of event/winRace.js, modules/UTILS.js, ...) */
+                "application/zip": unknown;
+                /** @example (zip of event/winRace.js, modules/UTILS.js, ...) */
+                "application/x-zip-compressed": unknown;
+                /** @example (zip of event/winRace.js, modules/UTILS.js, ...) */
+                "application/octet-stream": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dryRun": true,
+                     *       "added": [
+                     *         "modules/UTILS.js"
+                     *       ],
+                     *       "changed": [
+                     *         "event/winRace.js"
+                     *       ],
+                     *       "deleted": [
+                     *         "response/LogEventResponse.js"
+                     *       ],
+                     *       "unchanged": [],
+                     *       "refused": [
+                     *         {
+                     *           "file": "rtScript/match.js",
+                     *           "reason": "folder rtScript is not supported"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        dryRun: boolean;
+                        /** @description files whose script is new */
+                        added: string[];
+                        /** @description files that replace a script */
+                        changed: string[];
+                        /** @description scripts the zip does not hold (deleted) */
+                        deleted: string[];
+                        /** @description files equal to their script */
+                        unchanged: string[];
+                        /** @description files not applied, and why; a script of the same name is kept */
+                        refused: {
+                            file: string;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     liveListCollections: {
         parameters: {
             query?: never;
@@ -9206,6 +9946,10 @@ export interface operations {
                     update: {
                         [key: string]: unknown;
                     };
+                    /** @description one filter per $[<identifier>] of the update, on that identifier (e.g. [{"e.score": {"$gte": 10}}]) */
+                    arrayFilters?: {
+                        [key: string]: unknown;
+                    }[];
                     /** @default false */
                     multi?: boolean;
                     /** @default false */
@@ -9385,6 +10129,10 @@ export interface operations {
                     update?: {
                         [key: string]: unknown;
                     };
+                    /** @description one filter per $[<identifier>] of the update, on that identifier (e.g. [{"e.score": {"$gte": 10}}]) */
+                    arrayFilters?: {
+                        [key: string]: unknown;
+                    }[];
                     /**
                      * @description remove the document instead
                      * @default false
@@ -10216,6 +10964,10 @@ export interface operations {
                     update: {
                         [key: string]: unknown;
                     };
+                    /** @description one filter per $[<identifier>] of the update, on that identifier (e.g. [{"e.score": {"$gte": 10}}]) */
+                    arrayFilters?: {
+                        [key: string]: unknown;
+                    }[];
                     /** @default false */
                     multi?: boolean;
                     /** @default false */
@@ -10395,6 +11147,10 @@ export interface operations {
                     update?: {
                         [key: string]: unknown;
                     };
+                    /** @description one filter per $[<identifier>] of the update, on that identifier (e.g. [{"e.score": {"$gte": 10}}]) */
+                    arrayFilters?: {
+                        [key: string]: unknown;
+                    }[];
                     /**
                      * @description remove the document instead
                      * @default false
@@ -11652,6 +12408,1790 @@ export interface operations {
                         collections: {
                             [key: string]: number;
                         };
+                    };
+                };
+            };
+        };
+    };
+    liveSearchPlayers: {
+        parameters: {
+            query: {
+                /** @description the text to find */
+                q: string;
+                /** @description the one field to match; absent: any of them */
+                by?: "userName" | "displayName" | "id" | "externalId";
+                skip?: number;
+                /** @description default 20 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                gameApiKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "players": [
+                     *         {
+                     *           "id": "6b03a1c2d4e5f60718293a4b",
+                     *           "userName": "ada",
+                     *           "displayName": "Ada",
+                     *           "created": "2026-11-20T10:00:00.000Z",
+                     *           "lastSeen": "2026-11-24T08:30:00.000Z",
+                     *           "banned": false
+                     *         }
+                     *       ],
+                     *       "skip": 0,
+                     *       "limit": 20,
+                     *       "more": false
+                     *     }
+                     */
+                    "application/json": {
+                        players: {
+                            id: string;
+                            userName: string | null;
+                            displayName: string | null;
+                            created: string | null;
+                            lastSeen: string | null;
+                            banned: boolean;
+                        }[];
+                        skip: number;
+                        limit: number;
+                        /** @description true when another page follows */
+                        more: boolean;
+                    };
+                };
+            };
+        };
+    };
+    liveGetPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6b03a1c2d4e5f60718293a4b",
+                     *       "userName": "ada",
+                     *       "displayName": "Ada",
+                     *       "created": "2026-11-20T10:00:00.000Z",
+                     *       "lastSeen": "2026-11-24T08:30:00.000Z",
+                     *       "banned": false,
+                     *       "ban": null,
+                     *       "currencies": {
+                     *         "currency1": 120,
+                     *         "currency2": 0,
+                     *         "currency3": 0,
+                     *         "currency4": 0,
+                     *         "currency5": 0,
+                     *         "currency6": 0
+                     *       },
+                     *       "scriptData": {
+                     *         "level": 7
+                     *       },
+                     *       "privateData": {},
+                     *       "externalIds": {
+                     *         "FB": "1000123"
+                     *       },
+                     *       "sessionsResetAt": null
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        userName: string | null;
+                        displayName: string | null;
+                        created: string | null;
+                        lastSeen: string | null;
+                        banned: boolean;
+                        ban: {
+                            at: string | null;
+                            by: string | null;
+                            reason: string | null;
+                        } | null;
+                        currencies: {
+                            [key: string]: unknown;
+                        };
+                        scriptData: {
+                            [key: string]: unknown;
+                        };
+                        privateData: {
+                            [key: string]: unknown;
+                        };
+                        externalIds: {
+                            [key: string]: unknown;
+                        };
+                        sessionsResetAt: string | null;
+                    };
+                };
+            };
+        };
+    };
+    liveErasePlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "player": 1,
+                     *       "leaderboardEntries": 2,
+                     *       "leaderboardDocuments": 0,
+                     *       "runningTotals": 1,
+                     *       "dataItems": 1,
+                     *       "devices": 0,
+                     *       "loginFailures": 0
+                     *     }
+                     */
+                    "application/json": {
+                        player: number;
+                        leaderboardEntries: number;
+                        leaderboardDocuments: number;
+                        runningTotals: number;
+                        dataItems: number;
+                        devices: number;
+                        loginFailures: number;
+                    };
+                };
+            };
+        };
+    };
+    liveEditPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "displayName": "Ada L.",
+                 *       "currencies": {
+                 *         "currency1": 150
+                 *       },
+                 *       "scriptData": {
+                 *         "level": 8
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    displayName?: string;
+                    currencies?: {
+                        currency1?: number;
+                        currency2?: number;
+                        currency3?: number;
+                        currency4?: number;
+                        currency5?: number;
+                        currency6?: number;
+                    };
+                    scriptData?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6b03a1c2d4e5f60718293a4b",
+                     *       "userName": "ada",
+                     *       "displayName": "Ada",
+                     *       "created": "2026-11-20T10:00:00.000Z",
+                     *       "lastSeen": "2026-11-24T08:30:00.000Z",
+                     *       "banned": false,
+                     *       "ban": null,
+                     *       "currencies": {
+                     *         "currency1": 120,
+                     *         "currency2": 0,
+                     *         "currency3": 0,
+                     *         "currency4": 0,
+                     *         "currency5": 0,
+                     *         "currency6": 0
+                     *       },
+                     *       "scriptData": {
+                     *         "level": 7
+                     *       },
+                     *       "privateData": {},
+                     *       "externalIds": {
+                     *         "FB": "1000123"
+                     *       },
+                     *       "sessionsResetAt": null
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        userName: string | null;
+                        displayName: string | null;
+                        created: string | null;
+                        lastSeen: string | null;
+                        banned: boolean;
+                        ban: {
+                            at: string | null;
+                            by: string | null;
+                            reason: string | null;
+                        } | null;
+                        currencies: {
+                            [key: string]: unknown;
+                        };
+                        scriptData: {
+                            [key: string]: unknown;
+                        };
+                        privateData: {
+                            [key: string]: unknown;
+                        };
+                        externalIds: {
+                            [key: string]: unknown;
+                        };
+                        sessionsResetAt: string | null;
+                    };
+                };
+            };
+        };
+    };
+    liveBanPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "cheating: impossible scores"
+                 *     }
+                 */
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6b03a1c2d4e5f60718293a4b",
+                     *       "userName": "ada",
+                     *       "displayName": "Ada",
+                     *       "created": "2026-11-20T10:00:00.000Z",
+                     *       "lastSeen": "2026-11-24T08:30:00.000Z",
+                     *       "banned": false,
+                     *       "ban": null,
+                     *       "currencies": {
+                     *         "currency1": 120,
+                     *         "currency2": 0,
+                     *         "currency3": 0,
+                     *         "currency4": 0,
+                     *         "currency5": 0,
+                     *         "currency6": 0
+                     *       },
+                     *       "scriptData": {
+                     *         "level": 7
+                     *       },
+                     *       "privateData": {},
+                     *       "externalIds": {
+                     *         "FB": "1000123"
+                     *       },
+                     *       "sessionsResetAt": null
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        userName: string | null;
+                        displayName: string | null;
+                        created: string | null;
+                        lastSeen: string | null;
+                        banned: boolean;
+                        ban: {
+                            at: string | null;
+                            by: string | null;
+                            reason: string | null;
+                        } | null;
+                        currencies: {
+                            [key: string]: unknown;
+                        };
+                        scriptData: {
+                            [key: string]: unknown;
+                        };
+                        privateData: {
+                            [key: string]: unknown;
+                        };
+                        externalIds: {
+                            [key: string]: unknown;
+                        };
+                        sessionsResetAt: string | null;
+                    };
+                };
+            };
+        };
+    };
+    liveUnbanPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6b03a1c2d4e5f60718293a4b",
+                     *       "userName": "ada",
+                     *       "displayName": "Ada",
+                     *       "created": "2026-11-20T10:00:00.000Z",
+                     *       "lastSeen": "2026-11-24T08:30:00.000Z",
+                     *       "banned": false,
+                     *       "ban": null,
+                     *       "currencies": {
+                     *         "currency1": 120,
+                     *         "currency2": 0,
+                     *         "currency3": 0,
+                     *         "currency4": 0,
+                     *         "currency5": 0,
+                     *         "currency6": 0
+                     *       },
+                     *       "scriptData": {
+                     *         "level": 7
+                     *       },
+                     *       "privateData": {},
+                     *       "externalIds": {
+                     *         "FB": "1000123"
+                     *       },
+                     *       "sessionsResetAt": null
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        userName: string | null;
+                        displayName: string | null;
+                        created: string | null;
+                        lastSeen: string | null;
+                        banned: boolean;
+                        ban: {
+                            at: string | null;
+                            by: string | null;
+                            reason: string | null;
+                        } | null;
+                        currencies: {
+                            [key: string]: unknown;
+                        };
+                        scriptData: {
+                            [key: string]: unknown;
+                        };
+                        privateData: {
+                            [key: string]: unknown;
+                        };
+                        externalIds: {
+                            [key: string]: unknown;
+                        };
+                        sessionsResetAt: string | null;
+                    };
+                };
+            };
+        };
+    };
+    liveResetPlayerSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "storedSessions": 0,
+                     *       "lockoutCleared": true
+                     *     }
+                     */
+                    "application/json": {
+                        storedSessions: number;
+                        lockoutCleared: boolean;
+                    };
+                };
+            };
+        };
+    };
+    liveExportPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "exportedAt": "2026-11-24T09:00:00.000Z",
+                     *       "game": "abcdefghij0123456789",
+                     *       "stage": "preview",
+                     *       "playerId": "6b03a1c2d4e5f60718293a4b",
+                     *       "player": {
+                     *         "_id": {
+                     *           "$oid": "6b03a1c2d4e5f60718293a4b"
+                     *         },
+                     *         "userName": "ada",
+                     *         "displayName": "Ada",
+                     *         "currency1": 120
+                     *       },
+                     *       "passwordSet": true,
+                     *       "devices": [],
+                     *       "loginFailures": null,
+                     *       "runningTotals": [
+                     *         {
+                     *           "collection": "HS-runningTotal",
+                     *           "document": {
+                     *             "_id": "6b03a1c2d4e5f60718293a4b",
+                     *             "userId": "6b03a1c2d4e5f60718293a4b",
+                     *             "SCORE": 120
+                     *           }
+                     *         }
+                     *       ],
+                     *       "leaderboardDocuments": [],
+                     *       "leaderboardEntries": [
+                     *         {
+                     *           "leaderboard": "HSLB",
+                     *           "partition": "",
+                     *           "periodStart": "1970-01-01T00:00:00.000Z",
+                     *           "values": [
+                     *             120,
+                     *             1
+                     *           ],
+                     *           "when": "2026-11-24T08:31:00.000Z",
+                     *           "userName": "Ada"
+                     *         }
+                     *       ],
+                     *       "dataItems": []
+                     *     }
+                     */
+                    "application/json": {
+                        exportedAt: string;
+                        game: string;
+                        stage: string;
+                        playerId: string;
+                        /** @description the player document (extended JSON), password hash withheld */
+                        player: unknown;
+                        passwordSet: boolean;
+                        devices: string[];
+                        loginFailures: {
+                            failures: number;
+                            lockedUntil: number;
+                        } | null;
+                        runningTotals: {
+                            collection: string;
+                            document: unknown;
+                        }[];
+                        leaderboardDocuments: {
+                            collection: string;
+                            document: unknown;
+                        }[];
+                        leaderboardEntries: unknown[];
+                        dataItems: unknown[];
+                    };
+                };
+            };
+        };
+    };
+    liveListLeaderboards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "shortCode": "HSLB",
+                     *         "collection": "HSLB-leaderboard",
+                     *         "resetFrequency": "WEEKLY",
+                     *         "periodStart": "2026-11-23T00:00:00.000Z",
+                     *         "nextReset": "2026-11-30T00:00:00.000Z",
+                     *         "partitionAttributes": [
+                     *           "COUNTRY"
+                     *         ],
+                     *         "fields": [
+                     *           {
+                     *             "attribute": "SCORE",
+                     *             "sort": "DESC",
+                     *             "ranks": true
+                     *           }
+                     *         ],
+                     *         "boards": [
+                     *           {
+                     *             "shortCode": "HSLB",
+                     *             "partition": "",
+                     *             "partitionValues": {},
+                     *             "entries": 2
+                     *           },
+                     *           {
+                     *             "shortCode": "HSLB.COUNTRY.GB",
+                     *             "partition": "COUNTRY.GB",
+                     *             "partitionValues": {
+                     *               "COUNTRY": "GB"
+                     *             },
+                     *             "entries": 1
+                     *           }
+                     *         ],
+                     *         "morePartitions": false
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        shortCode: string;
+                        collection: string;
+                        resetFrequency: string;
+                        periodStart: string | null;
+                        nextReset: string | null;
+                        partitionAttributes: string[];
+                        fields: {
+                            attribute: string;
+                            sort: string;
+                            ranks: boolean;
+                        }[];
+                        boards: {
+                            shortCode: string;
+                            partition: string;
+                            partitionValues: {
+                                [key: string]: unknown;
+                            };
+                            entries: number;
+                        }[];
+                        morePartitions: boolean;
+                    }[];
+                };
+            };
+        };
+    };
+    liveGetLeaderboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                /** @description LB, or LB.ATTR.VALUE for a partition */
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "shortCode": "HSLB",
+                     *       "collection": "HSLB-leaderboard",
+                     *       "resetFrequency": "WEEKLY",
+                     *       "periodStart": "2026-11-23T00:00:00.000Z",
+                     *       "nextReset": "2026-11-30T00:00:00.000Z",
+                     *       "partitionAttributes": [
+                     *         "COUNTRY"
+                     *       ],
+                     *       "fields": [
+                     *         {
+                     *           "attribute": "SCORE",
+                     *           "sort": "DESC",
+                     *           "ranks": true
+                     *         }
+                     *       ],
+                     *       "boards": [
+                     *         {
+                     *           "shortCode": "HSLB",
+                     *           "partition": "",
+                     *           "partitionValues": {},
+                     *           "entries": 2
+                     *         },
+                     *         {
+                     *           "shortCode": "HSLB.COUNTRY.GB",
+                     *           "partition": "COUNTRY.GB",
+                     *           "partitionValues": {
+                     *             "COUNTRY": "GB"
+                     *           },
+                     *           "entries": 1
+                     *         }
+                     *       ],
+                     *       "morePartitions": false
+                     *     }
+                     */
+                    "application/json": {
+                        shortCode: string;
+                        collection: string;
+                        resetFrequency: string;
+                        periodStart: string | null;
+                        nextReset: string | null;
+                        partitionAttributes: string[];
+                        fields: {
+                            attribute: string;
+                            sort: string;
+                            ranks: boolean;
+                        }[];
+                        boards: {
+                            shortCode: string;
+                            partition: string;
+                            partitionValues: {
+                                [key: string]: unknown;
+                            };
+                            entries: number;
+                        }[];
+                        morePartitions: boolean;
+                    };
+                };
+            };
+        };
+    };
+    liveLeaderboardTopEntries: {
+        parameters: {
+            query?: {
+                offset?: number;
+                /** @description default 50 */
+                count?: number;
+            };
+            header?: never;
+            path: {
+                gameApiKey: string;
+                /** @description LB, or LB.ATTR.VALUE for a partition */
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "leaderboardShortCode": "HSLB",
+                     *       "entries": [
+                     *         {
+                     *           "userId": "6b03a1c2d4e5f60718293a4b",
+                     *           "userName": "Ada",
+                     *           "SCORE": 120,
+                     *           "when": "2026-11-24T08:31:00.000Z",
+                     *           "rank": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        leaderboardShortCode: string;
+                        entries: {
+                            [key: string]: unknown;
+                        }[];
+                        playerId?: string;
+                    };
+                };
+            };
+        };
+    };
+    liveLeaderboardEntriesAround: {
+        parameters: {
+            query?: {
+                /** @description default 10 */
+                count?: number;
+            };
+            header?: never;
+            path: {
+                gameApiKey: string;
+                /** @description LB, or LB.ATTR.VALUE for a partition */
+                shortCode: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "leaderboardShortCode": "HSLB",
+                     *       "entries": [
+                     *         {
+                     *           "userId": "6b03a1c2d4e5f60718293a4b",
+                     *           "userName": "Ada",
+                     *           "SCORE": 120,
+                     *           "when": "2026-11-24T08:31:00.000Z",
+                     *           "rank": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        leaderboardShortCode: string;
+                        entries: {
+                            [key: string]: unknown;
+                        }[];
+                        playerId?: string;
+                    };
+                };
+            };
+        };
+    };
+    liveDeleteLeaderboardEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                /** @description LB, or LB.ATTR.VALUE for a partition */
+                shortCode: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "leaderboardShortCode": "HSLB",
+                     *       "playerId": "6b03a1c2d4e5f60718293a4b",
+                     *       "deleted": 1
+                     *     }
+                     */
+                    "application/json": {
+                        leaderboardShortCode: string;
+                        playerId: string;
+                        deleted: number;
+                    };
+                };
+            };
+        };
+    };
+    liveResetLeaderboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                /** @description LB, or LB.ATTR.VALUE for a partition */
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "leaderboardShortCode": "HSLB",
+                     *       "boards": 3,
+                     *       "entries": 240
+                     *     }
+                     */
+                    "application/json": {
+                        leaderboardShortCode: string;
+                        boards: number;
+                        entries: number;
+                    };
+                };
+            };
+        };
+    };
+    previewSearchPlayers: {
+        parameters: {
+            query: {
+                /** @description the text to find */
+                q: string;
+                /** @description the one field to match; absent: any of them */
+                by?: "userName" | "displayName" | "id" | "externalId";
+                skip?: number;
+                /** @description default 20 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                gameApiKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "players": [
+                     *         {
+                     *           "id": "6b03a1c2d4e5f60718293a4b",
+                     *           "userName": "ada",
+                     *           "displayName": "Ada",
+                     *           "created": "2026-11-20T10:00:00.000Z",
+                     *           "lastSeen": "2026-11-24T08:30:00.000Z",
+                     *           "banned": false
+                     *         }
+                     *       ],
+                     *       "skip": 0,
+                     *       "limit": 20,
+                     *       "more": false
+                     *     }
+                     */
+                    "application/json": {
+                        players: {
+                            id: string;
+                            userName: string | null;
+                            displayName: string | null;
+                            created: string | null;
+                            lastSeen: string | null;
+                            banned: boolean;
+                        }[];
+                        skip: number;
+                        limit: number;
+                        /** @description true when another page follows */
+                        more: boolean;
+                    };
+                };
+            };
+        };
+    };
+    previewGetPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6b03a1c2d4e5f60718293a4b",
+                     *       "userName": "ada",
+                     *       "displayName": "Ada",
+                     *       "created": "2026-11-20T10:00:00.000Z",
+                     *       "lastSeen": "2026-11-24T08:30:00.000Z",
+                     *       "banned": false,
+                     *       "ban": null,
+                     *       "currencies": {
+                     *         "currency1": 120,
+                     *         "currency2": 0,
+                     *         "currency3": 0,
+                     *         "currency4": 0,
+                     *         "currency5": 0,
+                     *         "currency6": 0
+                     *       },
+                     *       "scriptData": {
+                     *         "level": 7
+                     *       },
+                     *       "privateData": {},
+                     *       "externalIds": {
+                     *         "FB": "1000123"
+                     *       },
+                     *       "sessionsResetAt": null
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        userName: string | null;
+                        displayName: string | null;
+                        created: string | null;
+                        lastSeen: string | null;
+                        banned: boolean;
+                        ban: {
+                            at: string | null;
+                            by: string | null;
+                            reason: string | null;
+                        } | null;
+                        currencies: {
+                            [key: string]: unknown;
+                        };
+                        scriptData: {
+                            [key: string]: unknown;
+                        };
+                        privateData: {
+                            [key: string]: unknown;
+                        };
+                        externalIds: {
+                            [key: string]: unknown;
+                        };
+                        sessionsResetAt: string | null;
+                    };
+                };
+            };
+        };
+    };
+    previewErasePlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "player": 1,
+                     *       "leaderboardEntries": 2,
+                     *       "leaderboardDocuments": 0,
+                     *       "runningTotals": 1,
+                     *       "dataItems": 1,
+                     *       "devices": 0,
+                     *       "loginFailures": 0
+                     *     }
+                     */
+                    "application/json": {
+                        player: number;
+                        leaderboardEntries: number;
+                        leaderboardDocuments: number;
+                        runningTotals: number;
+                        dataItems: number;
+                        devices: number;
+                        loginFailures: number;
+                    };
+                };
+            };
+        };
+    };
+    previewEditPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "displayName": "Ada L.",
+                 *       "currencies": {
+                 *         "currency1": 150
+                 *       },
+                 *       "scriptData": {
+                 *         "level": 8
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    displayName?: string;
+                    currencies?: {
+                        currency1?: number;
+                        currency2?: number;
+                        currency3?: number;
+                        currency4?: number;
+                        currency5?: number;
+                        currency6?: number;
+                    };
+                    scriptData?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6b03a1c2d4e5f60718293a4b",
+                     *       "userName": "ada",
+                     *       "displayName": "Ada",
+                     *       "created": "2026-11-20T10:00:00.000Z",
+                     *       "lastSeen": "2026-11-24T08:30:00.000Z",
+                     *       "banned": false,
+                     *       "ban": null,
+                     *       "currencies": {
+                     *         "currency1": 120,
+                     *         "currency2": 0,
+                     *         "currency3": 0,
+                     *         "currency4": 0,
+                     *         "currency5": 0,
+                     *         "currency6": 0
+                     *       },
+                     *       "scriptData": {
+                     *         "level": 7
+                     *       },
+                     *       "privateData": {},
+                     *       "externalIds": {
+                     *         "FB": "1000123"
+                     *       },
+                     *       "sessionsResetAt": null
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        userName: string | null;
+                        displayName: string | null;
+                        created: string | null;
+                        lastSeen: string | null;
+                        banned: boolean;
+                        ban: {
+                            at: string | null;
+                            by: string | null;
+                            reason: string | null;
+                        } | null;
+                        currencies: {
+                            [key: string]: unknown;
+                        };
+                        scriptData: {
+                            [key: string]: unknown;
+                        };
+                        privateData: {
+                            [key: string]: unknown;
+                        };
+                        externalIds: {
+                            [key: string]: unknown;
+                        };
+                        sessionsResetAt: string | null;
+                    };
+                };
+            };
+        };
+    };
+    previewBanPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "cheating: impossible scores"
+                 *     }
+                 */
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6b03a1c2d4e5f60718293a4b",
+                     *       "userName": "ada",
+                     *       "displayName": "Ada",
+                     *       "created": "2026-11-20T10:00:00.000Z",
+                     *       "lastSeen": "2026-11-24T08:30:00.000Z",
+                     *       "banned": false,
+                     *       "ban": null,
+                     *       "currencies": {
+                     *         "currency1": 120,
+                     *         "currency2": 0,
+                     *         "currency3": 0,
+                     *         "currency4": 0,
+                     *         "currency5": 0,
+                     *         "currency6": 0
+                     *       },
+                     *       "scriptData": {
+                     *         "level": 7
+                     *       },
+                     *       "privateData": {},
+                     *       "externalIds": {
+                     *         "FB": "1000123"
+                     *       },
+                     *       "sessionsResetAt": null
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        userName: string | null;
+                        displayName: string | null;
+                        created: string | null;
+                        lastSeen: string | null;
+                        banned: boolean;
+                        ban: {
+                            at: string | null;
+                            by: string | null;
+                            reason: string | null;
+                        } | null;
+                        currencies: {
+                            [key: string]: unknown;
+                        };
+                        scriptData: {
+                            [key: string]: unknown;
+                        };
+                        privateData: {
+                            [key: string]: unknown;
+                        };
+                        externalIds: {
+                            [key: string]: unknown;
+                        };
+                        sessionsResetAt: string | null;
+                    };
+                };
+            };
+        };
+    };
+    previewUnbanPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6b03a1c2d4e5f60718293a4b",
+                     *       "userName": "ada",
+                     *       "displayName": "Ada",
+                     *       "created": "2026-11-20T10:00:00.000Z",
+                     *       "lastSeen": "2026-11-24T08:30:00.000Z",
+                     *       "banned": false,
+                     *       "ban": null,
+                     *       "currencies": {
+                     *         "currency1": 120,
+                     *         "currency2": 0,
+                     *         "currency3": 0,
+                     *         "currency4": 0,
+                     *         "currency5": 0,
+                     *         "currency6": 0
+                     *       },
+                     *       "scriptData": {
+                     *         "level": 7
+                     *       },
+                     *       "privateData": {},
+                     *       "externalIds": {
+                     *         "FB": "1000123"
+                     *       },
+                     *       "sessionsResetAt": null
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        userName: string | null;
+                        displayName: string | null;
+                        created: string | null;
+                        lastSeen: string | null;
+                        banned: boolean;
+                        ban: {
+                            at: string | null;
+                            by: string | null;
+                            reason: string | null;
+                        } | null;
+                        currencies: {
+                            [key: string]: unknown;
+                        };
+                        scriptData: {
+                            [key: string]: unknown;
+                        };
+                        privateData: {
+                            [key: string]: unknown;
+                        };
+                        externalIds: {
+                            [key: string]: unknown;
+                        };
+                        sessionsResetAt: string | null;
+                    };
+                };
+            };
+        };
+    };
+    previewResetPlayerSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "storedSessions": 0,
+                     *       "lockoutCleared": true
+                     *     }
+                     */
+                    "application/json": {
+                        storedSessions: number;
+                        lockoutCleared: boolean;
+                    };
+                };
+            };
+        };
+    };
+    previewExportPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "exportedAt": "2026-11-24T09:00:00.000Z",
+                     *       "game": "abcdefghij0123456789",
+                     *       "stage": "preview",
+                     *       "playerId": "6b03a1c2d4e5f60718293a4b",
+                     *       "player": {
+                     *         "_id": {
+                     *           "$oid": "6b03a1c2d4e5f60718293a4b"
+                     *         },
+                     *         "userName": "ada",
+                     *         "displayName": "Ada",
+                     *         "currency1": 120
+                     *       },
+                     *       "passwordSet": true,
+                     *       "devices": [],
+                     *       "loginFailures": null,
+                     *       "runningTotals": [
+                     *         {
+                     *           "collection": "HS-runningTotal",
+                     *           "document": {
+                     *             "_id": "6b03a1c2d4e5f60718293a4b",
+                     *             "userId": "6b03a1c2d4e5f60718293a4b",
+                     *             "SCORE": 120
+                     *           }
+                     *         }
+                     *       ],
+                     *       "leaderboardDocuments": [],
+                     *       "leaderboardEntries": [
+                     *         {
+                     *           "leaderboard": "HSLB",
+                     *           "partition": "",
+                     *           "periodStart": "1970-01-01T00:00:00.000Z",
+                     *           "values": [
+                     *             120,
+                     *             1
+                     *           ],
+                     *           "when": "2026-11-24T08:31:00.000Z",
+                     *           "userName": "Ada"
+                     *         }
+                     *       ],
+                     *       "dataItems": []
+                     *     }
+                     */
+                    "application/json": {
+                        exportedAt: string;
+                        game: string;
+                        stage: string;
+                        playerId: string;
+                        /** @description the player document (extended JSON), password hash withheld */
+                        player: unknown;
+                        passwordSet: boolean;
+                        devices: string[];
+                        loginFailures: {
+                            failures: number;
+                            lockedUntil: number;
+                        } | null;
+                        runningTotals: {
+                            collection: string;
+                            document: unknown;
+                        }[];
+                        leaderboardDocuments: {
+                            collection: string;
+                            document: unknown;
+                        }[];
+                        leaderboardEntries: unknown[];
+                        dataItems: unknown[];
+                    };
+                };
+            };
+        };
+    };
+    previewListLeaderboards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "shortCode": "HSLB",
+                     *         "collection": "HSLB-leaderboard",
+                     *         "resetFrequency": "WEEKLY",
+                     *         "periodStart": "2026-11-23T00:00:00.000Z",
+                     *         "nextReset": "2026-11-30T00:00:00.000Z",
+                     *         "partitionAttributes": [
+                     *           "COUNTRY"
+                     *         ],
+                     *         "fields": [
+                     *           {
+                     *             "attribute": "SCORE",
+                     *             "sort": "DESC",
+                     *             "ranks": true
+                     *           }
+                     *         ],
+                     *         "boards": [
+                     *           {
+                     *             "shortCode": "HSLB",
+                     *             "partition": "",
+                     *             "partitionValues": {},
+                     *             "entries": 2
+                     *           },
+                     *           {
+                     *             "shortCode": "HSLB.COUNTRY.GB",
+                     *             "partition": "COUNTRY.GB",
+                     *             "partitionValues": {
+                     *               "COUNTRY": "GB"
+                     *             },
+                     *             "entries": 1
+                     *           }
+                     *         ],
+                     *         "morePartitions": false
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        shortCode: string;
+                        collection: string;
+                        resetFrequency: string;
+                        periodStart: string | null;
+                        nextReset: string | null;
+                        partitionAttributes: string[];
+                        fields: {
+                            attribute: string;
+                            sort: string;
+                            ranks: boolean;
+                        }[];
+                        boards: {
+                            shortCode: string;
+                            partition: string;
+                            partitionValues: {
+                                [key: string]: unknown;
+                            };
+                            entries: number;
+                        }[];
+                        morePartitions: boolean;
+                    }[];
+                };
+            };
+        };
+    };
+    previewGetLeaderboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                /** @description LB, or LB.ATTR.VALUE for a partition */
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "shortCode": "HSLB",
+                     *       "collection": "HSLB-leaderboard",
+                     *       "resetFrequency": "WEEKLY",
+                     *       "periodStart": "2026-11-23T00:00:00.000Z",
+                     *       "nextReset": "2026-11-30T00:00:00.000Z",
+                     *       "partitionAttributes": [
+                     *         "COUNTRY"
+                     *       ],
+                     *       "fields": [
+                     *         {
+                     *           "attribute": "SCORE",
+                     *           "sort": "DESC",
+                     *           "ranks": true
+                     *         }
+                     *       ],
+                     *       "boards": [
+                     *         {
+                     *           "shortCode": "HSLB",
+                     *           "partition": "",
+                     *           "partitionValues": {},
+                     *           "entries": 2
+                     *         },
+                     *         {
+                     *           "shortCode": "HSLB.COUNTRY.GB",
+                     *           "partition": "COUNTRY.GB",
+                     *           "partitionValues": {
+                     *             "COUNTRY": "GB"
+                     *           },
+                     *           "entries": 1
+                     *         }
+                     *       ],
+                     *       "morePartitions": false
+                     *     }
+                     */
+                    "application/json": {
+                        shortCode: string;
+                        collection: string;
+                        resetFrequency: string;
+                        periodStart: string | null;
+                        nextReset: string | null;
+                        partitionAttributes: string[];
+                        fields: {
+                            attribute: string;
+                            sort: string;
+                            ranks: boolean;
+                        }[];
+                        boards: {
+                            shortCode: string;
+                            partition: string;
+                            partitionValues: {
+                                [key: string]: unknown;
+                            };
+                            entries: number;
+                        }[];
+                        morePartitions: boolean;
+                    };
+                };
+            };
+        };
+    };
+    previewLeaderboardTopEntries: {
+        parameters: {
+            query?: {
+                offset?: number;
+                /** @description default 50 */
+                count?: number;
+            };
+            header?: never;
+            path: {
+                gameApiKey: string;
+                /** @description LB, or LB.ATTR.VALUE for a partition */
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "leaderboardShortCode": "HSLB",
+                     *       "entries": [
+                     *         {
+                     *           "userId": "6b03a1c2d4e5f60718293a4b",
+                     *           "userName": "Ada",
+                     *           "SCORE": 120,
+                     *           "when": "2026-11-24T08:31:00.000Z",
+                     *           "rank": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        leaderboardShortCode: string;
+                        entries: {
+                            [key: string]: unknown;
+                        }[];
+                        playerId?: string;
+                    };
+                };
+            };
+        };
+    };
+    previewLeaderboardEntriesAround: {
+        parameters: {
+            query?: {
+                /** @description default 10 */
+                count?: number;
+            };
+            header?: never;
+            path: {
+                gameApiKey: string;
+                /** @description LB, or LB.ATTR.VALUE for a partition */
+                shortCode: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "leaderboardShortCode": "HSLB",
+                     *       "entries": [
+                     *         {
+                     *           "userId": "6b03a1c2d4e5f60718293a4b",
+                     *           "userName": "Ada",
+                     *           "SCORE": 120,
+                     *           "when": "2026-11-24T08:31:00.000Z",
+                     *           "rank": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        leaderboardShortCode: string;
+                        entries: {
+                            [key: string]: unknown;
+                        }[];
+                        playerId?: string;
+                    };
+                };
+            };
+        };
+    };
+    previewDeleteLeaderboardEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                /** @description LB, or LB.ATTR.VALUE for a partition */
+                shortCode: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "leaderboardShortCode": "HSLB",
+                     *       "playerId": "6b03a1c2d4e5f60718293a4b",
+                     *       "deleted": 1
+                     *     }
+                     */
+                    "application/json": {
+                        leaderboardShortCode: string;
+                        playerId: string;
+                        deleted: number;
+                    };
+                };
+            };
+        };
+    };
+    previewResetLeaderboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameApiKey: string;
+                /** @description LB, or LB.ATTR.VALUE for a partition */
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "leaderboardShortCode": "HSLB",
+                     *       "boards": 3,
+                     *       "entries": 240
+                     *     }
+                     */
+                    "application/json": {
+                        leaderboardShortCode: string;
+                        boards: number;
+                        entries: number;
                     };
                 };
             };

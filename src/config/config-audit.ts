@@ -1,9 +1,12 @@
 // The audit entry of a configuration write: written by the service on the write's client, under the game's lock,
 // with the whole configuration read just before and just after the change (secret-looking values redacted).
+
+import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { type AuditInput, recordAudit, redactPath, redactSecrets } from '../store/audit.js';
 import { loadFullConfig } from './config-store.js';
+import type { FullConfig } from './config-types.js';
 import type { AuditWrap } from './game-lock.js';
 
 export type { AuditWrap };
@@ -25,14 +28,32 @@ function entryOf(request: FastifyRequest, apiKey: string, status: number, at: nu
   };
 }
 
+/**
+ * The configuration as an entry keeps it: each Cloud Code script by its size and SHA-256 instead of its source, so
+ * that an entry stays small (a game's scripts may hold megabytes) and still shows which scripts a write changed.
+ */
+export function withScriptDigests(config: unknown): unknown {
+  const scripts = (config as Partial<FullConfig> | null)?.['~scripts'];
+  if (!Array.isArray(scripts)) return config;
+  return {
+    ...(config as FullConfig),
+    '~scripts': scripts.map((s) => ({
+      folder: s.folder,
+      shortCode: s.shortCode,
+      size: Buffer.byteLength(s.script, 'utf8'),
+      sha256: createHash('sha256').update(s.script, 'utf8').digest('hex'),
+    })),
+  };
+}
+
 /** The request's audit wrap for a configuration write (the route answers `status` when it succeeds). */
 export function configAudit(request: FastifyRequest, clock: () => number, status = 200): AuditWrap {
   return async (client, apiKey, change) => {
-    const before = await loadFullConfig(client, apiKey);
+    const before = redactSecrets(withScriptDigests(await loadFullConfig(client, apiKey)));
     const result = await change();
-    const after = await loadFullConfig(client, apiKey);
+    const after = redactSecrets(withScriptDigests(await loadFullConfig(client, apiKey)));
     const entry = entryOf(request, apiKey, status, clock());
-    await recordAudit(client, { ...entry, before: redactSecrets(before), after: redactSecrets(after) });
+    await recordAudit(client, { ...entry, before, after });
     return result;
   };
 }

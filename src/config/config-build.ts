@@ -1,7 +1,9 @@
 // Path-like ids and canonical entities: bodies (already schema-checked) become stored entities, fields in order.
 import type { Static } from 'typebox';
+import { SCRIPT_FOLDERS } from '../types/config.js';
 import type {
   AttributeInput,
+  CloudScript,
   ConfigDoc,
   EventAttribute,
   EventInput,
@@ -27,6 +29,7 @@ export const ids = {
   leaderboard: (shortCode: string) => `/~leaderboards/${shortCode}`,
   indexedType: (shortCode: string) => `/~indexedTypes/${shortCode}`,
   credential: (name: string) => `/~credentials/${name}`,
+  script: (folder: string, shortCode: string) => `/~scripts/${folder}/${shortCode}`,
 };
 
 export const EVENT_REF = /^\/~events\/([^/]+)$/;
@@ -96,14 +99,34 @@ export function buildIndexedType(t: IndexedTypeBody): IndexedType {
   };
 }
 
+export function buildScript(s: CloudScript): CloudScript {
+  return { folder: s.folder, shortCode: s.shortCode, script: s.script };
+}
+
+/** Scripts in their fixed order: by folder (SCRIPT_FOLDERS), then short code. */
+export function sortScripts(scripts: CloudScript[]): CloudScript[] {
+  const rank = (s: CloudScript) => SCRIPT_FOLDERS.indexOf(s.folder);
+  return scripts.sort(
+    (a, b) => rank(a) - rank(b) || (a.shortCode < b.shortCode ? -1 : a.shortCode > b.shortCode ? 1 : 0),
+  );
+}
+
+/** A document with `scripts` as its Cloud Code: `~scripts` is present only when the game has scripts. */
+export function withScripts(doc: ConfigDoc, scripts: CloudScript[]): ConfigDoc {
+  const { '~scripts': _, ...rest } = doc;
+  return scripts.length > 0 ? { ...rest, '~scripts': sortScripts(scripts.map(buildScript)) } : rest;
+}
+
 /** A stored document in canonical form (jsonb does not keep key order; older rows may lack a collection). */
 export function canonicalDoc(stored: Partial<ConfigDoc> | null | undefined): ConfigDoc {
-  return {
+  const doc: ConfigDoc = {
     '~events': (stored?.['~events'] ?? []).map(buildEvent),
     '~runningTotals': (stored?.['~runningTotals'] ?? []).map(buildRunningTotal),
     '~leaderboards': (stored?.['~leaderboards'] ?? []).map(buildLeaderboard),
     '~indexedTypes': (stored?.['~indexedTypes'] ?? []).map(buildIndexedType),
   };
+  const scripts = stored?.['~scripts'] ?? [];
+  return scripts.length > 0 ? { ...doc, '~scripts': scripts.map(buildScript) } : doc;
 }
 
 /** The short code at the end of an attribute reference. */

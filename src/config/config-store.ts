@@ -12,6 +12,7 @@ import {
   canonicalDoc,
   type EventBody,
   ids,
+  withScripts,
 } from './config-build.js';
 import { type ConfigDoc, type FullConfig, FullConfigInput } from './config-types.js';
 import { type Issue, idIssues, shapeIssues, throwIfIssues, validateConfigDoc } from './config-validate.js';
@@ -23,6 +24,7 @@ import {
   getConfigVersion,
   lockGame,
 } from './game-lock.js';
+import { assertScriptsParse } from './script-syntax.js';
 import { listCredentials, replaceCredentials } from './server-credentials.js';
 
 type FullConfigBody = Static<typeof FullConfigInput>;
@@ -58,12 +60,18 @@ export async function changeConfig<T>(
     async (client) => {
       const doc = await loadConfigDoc(client, apiKey);
       const result = change(doc);
-      throwIfIssues(validateConfigDoc(doc));
+      throwIfIssues(validateConfigDoc(doc, await credentialNamesFor(client, apiKey, doc)));
       await writeGameConfig(client, apiKey, doc);
       return result;
     },
     audit,
   );
+}
+
+/** The game's server credential names when the document has callback scripts to check (else undefined). */
+async function credentialNamesFor(db: Db, apiKey: string, doc: ConfigDoc): Promise<Set<string> | undefined> {
+  if (!(doc['~scripts'] ?? []).some((s) => s.folder === 'callbacks')) return undefined;
+  return new Set((await listCredentials(db, apiKey)).map((c) => c.name));
 }
 
 /** The whole configuration, as GET /config?full=true answers it: credentials by name, never their secrets. */
@@ -102,14 +110,22 @@ export async function replaceFullConfig(
 ): Promise<FullConfig> {
   throwIfIssues(shapeIssues(FullConfigInput, input));
   const body = input as FullConfigBody;
-  const doc: ConfigDoc = {
-    '~events': (body['~events'] ?? []).map(buildEvent),
-    '~runningTotals': (body['~runningTotals'] ?? []).map(buildRunningTotal),
-    '~leaderboards': (body['~leaderboards'] ?? []).map(buildLeaderboard),
-    '~indexedTypes': (body['~indexedTypes'] ?? []).map(buildIndexedType),
-  };
+  const doc: ConfigDoc = withScripts(
+    {
+      '~events': (body['~events'] ?? []).map(buildEvent),
+      '~runningTotals': (body['~runningTotals'] ?? []).map(buildRunningTotal),
+      '~leaderboards': (body['~leaderboards'] ?? []).map(buildLeaderboard),
+      '~indexedTypes': (body['~indexedTypes'] ?? []).map(buildIndexedType),
+    },
+    body['~scripts'] ?? [],
+  );
   const names = (body['~credentials'] ?? []).map((c) => c.name);
-  throwIfIssues([...documentIdIssues(body), ...validateConfigDoc(doc), ...duplicateNames(names)]);
+  throwIfIssues([
+    ...documentIdIssues(body),
+    ...validateConfigDoc(doc, new Set(names)),
+    ...duplicateNames(names),
+  ]);
+  await assertNewScriptsParse(client, apiKey, body['~scripts'] ?? []);
   await withSavepoint(client, 'replace_full_config', async () => {
     await lockGame(client, apiKey);
     const write = async () => {
@@ -120,6 +136,27 @@ export async function replaceFullConfig(
     await bumpConfigVersion(client, apiKey);
   });
   return loadFullConfig(client, apiKey);
+}
+
+/**
+ * Parses the scripts of a whole document that the game does not hold already with the same source (a revert or a
+ * PUT of what GET answered parses only what changed); 404 for an unknown game comes from the lock after.
+ */
+async function assertNewScriptsParse(
+  client: pg.PoolClient,
+  apiKey: string,
+  scripts: FullConfigBody['~scripts'] & {},
+): Promise<void> {
+  if (scripts.length === 0) return;
+  const row = await readGameConfig(client, apiKey);
+  const held = new Map(
+    (canonicalDoc(row?.doc)['~scripts'] ?? []).map((s) => [`${s.folder}/${s.shortCode}`, s.script]),
+  );
+  await assertScriptsParse(
+    scripts
+      .map((script, i) => ({ script, field: `~scripts.${i}.script` }))
+      .filter(({ script: s }) => held.get(`${s.folder}/${s.shortCode}`) !== s.script),
+  );
 }
 
 /** The collections that running totals and leaderboards make: `<shortCode>-runningTotal`, `<shortCode>-leaderboard`. */

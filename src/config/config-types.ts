@@ -7,6 +7,7 @@ import {
   FILTER_OPERATORS,
   INDEXED_FIELD_TYPES,
   RESET_FREQUENCIES,
+  SCRIPT_FOLDERS,
   SORT_ORDERS,
 } from '../types/config.js';
 
@@ -14,6 +15,7 @@ import {
 export {
   type AggregationType,
   type Calculation,
+  type CloudScript,
   type Collector,
   type ConfigDoc,
   type CredentialView,
@@ -28,6 +30,8 @@ export {
   NUMERIC_AGGREGATIONS,
   type Ref,
   type RunningTotal,
+  SCRIPT_FOLDERS,
+  type ScriptFolder,
 } from '../types/config.js';
 
 /**
@@ -194,6 +198,40 @@ export const CredentialInput = Type.Object(
   { ...strict, ...one(CREDENTIAL_EXAMPLE) },
 );
 
+/**
+ * Cloud Code bounds (docs/cloud-code.md, "Storage and versioning"): a script's source in UTF-8 bytes, all of a
+ * game's scripts together, and how many a game holds. The original platform capped a request at 256 KB.
+ */
+export const SCRIPT_LIMITS = { scriptBytes: 256 * 1024, totalBytes: 2 * 1024 * 1024, scripts: 1000 } as const;
+
+/** Script short codes: event short codes, request and response classes, credential names, module names. */
+export const ScriptShortCode = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[A-Za-z_][A-Za-z0-9_-]*$',
+});
+export const ScriptFolderSchema = Type.Enum(SCRIPT_FOLDERS);
+const SCRIPT_EXAMPLE = {
+  folder: 'event',
+  shortCode: 'winRace',
+  script: '// Cloud Code for winRace\nSpark.setScriptData("ok", true);\n',
+};
+const Source = Type.String({ maxLength: SCRIPT_LIMITS.scriptBytes });
+/** PUT ~scripts/{folder}/{shortCode}: the source. */
+export const ScriptBody = Type.Object(
+  { script: Source },
+  { ...strict, examples: [{ script: SCRIPT_EXAMPLE.script }] },
+);
+/** A script in the whole configuration. */
+export const ScriptInput = Type.Object(
+  { folder: ScriptFolderSchema, shortCode: ScriptShortCode, script: Source },
+  { ...strict, ...one(SCRIPT_EXAMPLE) },
+);
+export const ScriptOut = Type.Object(
+  { folder: Type.String(), shortCode: Type.String(), script: Type.String() },
+  one(SCRIPT_EXAMPLE),
+);
+
 /** PUT /config: a whole configuration; a missing collection means "none". The apiKey is ignored. */
 export const FullConfigInput = Type.Object(
   {
@@ -203,6 +241,7 @@ export const FullConfigInput = Type.Object(
     '~leaderboards': Type.Optional(Type.Array(LeaderboardInput, { maxItems: 10_000 })),
     '~indexedTypes': Type.Optional(Type.Array(IndexedTypeInput, { maxItems: 1_000 })),
     '~credentials': Type.Optional(Type.Array(CredentialInput, { maxItems: 1_000 })),
+    '~scripts': Type.Optional(Type.Array(ScriptInput, { maxItems: SCRIPT_LIMITS.scripts })),
   },
   { ...strict, ...one(FULL_CONFIG_EXAMPLE) },
 );
@@ -288,6 +327,8 @@ export const FullConfigOut = Type.Object(
     '~leaderboards': Type.Array(LeaderboardOut),
     '~indexedTypes': Type.Array(IndexedTypeOut),
     '~credentials': Type.Array(CredentialOut),
+    /** Present when the game has scripts. */
+    '~scripts': Type.Optional(Type.Array(ScriptOut)),
   },
   one(FULL_CONFIG_EXAMPLE),
 );

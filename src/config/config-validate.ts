@@ -1,8 +1,10 @@
 // Rules a configuration must keep as a whole: types, aggregations, defaults, uniqueness and references.
 import type { TSchema } from 'typebox';
 import { Errors } from 'typebox/value';
-import { ATTRIBUTE_REF, attributeCodeOf, EVENT_REF, RUNNING_TOTAL_REF } from './config-build.js';
+import { RUNTIME_REQUEST_CLASSES, RUNTIME_RESPONSE_CLASSES, SYSTEM_SCRIPTS } from '../types/cloud-code.js';
+import { ATTRIBUTE_REF, attributeCodeOf, EVENT_REF, ids, RUNNING_TOTAL_REF } from './config-build.js';
 import {
+  type CloudScript,
   type ConfigDoc,
   type DataType,
   type EventAttribute,
@@ -11,6 +13,7 @@ import {
   type Leaderboard,
   NUMERIC_AGGREGATIONS,
   type RunningTotal,
+  SCRIPT_LIMITS,
 } from './config-types.js';
 import { configErrors } from './errors.js';
 
@@ -224,8 +227,93 @@ export function validateIndexedType(t: IndexedType, prefix: string): Issue[] {
   );
 }
 
-/** Every rule over a whole document; an empty answer means the document may be stored. */
-export function validateConfigDoc(doc: ConfigDoc): Issue[] {
+const REQUESTS = new Set<string>(RUNTIME_REQUEST_CLASSES);
+const RESPONSES = new Set<string>(RUNTIME_RESPONSE_CLASSES);
+const SYSTEM = new Set<string>(SYSTEM_SCRIPTS);
+
+/**
+ * What a script's name must point at: an event script its event, a request script a runtime request class, a
+ * response script a response class, a system script a system short code, a callback script a server credential
+ * (checked only when `credentials` is given: they live apart from the document). Modules are free.
+ */
+export function scriptReferenceIssue(
+  s: CloudScript,
+  index: ConfigIndex,
+  credentials: ReadonlySet<string> | undefined,
+  field: string,
+): Issue | undefined {
+  const fail = (what: string) => refIssue(field, `${s.folder}/${s.shortCode}: ${what}`);
+  switch (s.folder) {
+    case 'event':
+      return index.events.has(s.shortCode)
+        ? undefined
+        : fail(`${ids.event(s.shortCode)} is not an event of this game`);
+    case 'request':
+      return REQUESTS.has(s.shortCode)
+        ? undefined
+        : fail(`not a request class (${RUNTIME_REQUEST_CLASSES.join(', ')})`);
+    case 'response':
+      return RESPONSES.has(s.shortCode)
+        ? undefined
+        : fail(`not a response class (${RUNTIME_RESPONSE_CLASSES.join(', ')})`);
+    case 'system':
+      return SYSTEM.has(s.shortCode) ? undefined : fail(`not a system script (${SYSTEM_SCRIPTS.join(', ')})`);
+    case 'callbacks':
+      return credentials === undefined || credentials.has(s.shortCode)
+        ? undefined
+        : fail(`${ids.credential(s.shortCode)} is not a server credential of this game`);
+    default:
+      return undefined;
+  }
+}
+
+/** The UTF-8 size of a script's source. */
+export const scriptBytes = (source: string) => Buffer.byteLength(source, 'utf8');
+
+/** Names, sizes and references of the document's scripts (syntax is checked where a script is written). */
+export function validateScripts(
+  doc: ConfigDoc,
+  index: ConfigIndex,
+  credentials?: ReadonlySet<string>,
+): Issue[] {
+  const scripts = doc['~scripts'] ?? [];
+  const issues: Issue[] = duplicates(
+    scripts.map((s) => `${s.folder}/${s.shortCode}`),
+    '~scripts',
+  );
+  if (scripts.length > SCRIPT_LIMITS.scripts) {
+    issues.push({
+      field: '~scripts',
+      message: `${scripts.length} scripts; a game holds at most ${SCRIPT_LIMITS.scripts}`,
+    });
+  }
+  let total = 0;
+  scripts.forEach((s, i) => {
+    const bytes = scriptBytes(s.script);
+    total += bytes;
+    if (bytes > SCRIPT_LIMITS.scriptBytes) {
+      issues.push({
+        field: `~scripts.${i}.script`,
+        message: `${s.folder}/${s.shortCode} is ${bytes} bytes; a script holds at most ${SCRIPT_LIMITS.scriptBytes}`,
+      });
+    }
+    const broken = scriptReferenceIssue(s, index, credentials, `~scripts.${i}.shortCode`);
+    if (broken) issues.push(broken);
+  });
+  if (total > SCRIPT_LIMITS.totalBytes) {
+    issues.push({
+      field: '~scripts',
+      message: `the scripts hold ${total} bytes; a game holds at most ${SCRIPT_LIMITS.totalBytes}`,
+    });
+  }
+  return issues;
+}
+
+/**
+ * Every rule over a whole document; an empty answer means the document may be stored. `credentials`, the game's
+ * server credential names, is needed to check callback scripts (skipped without it).
+ */
+export function validateConfigDoc(doc: ConfigDoc, credentials?: ReadonlySet<string>): Issue[] {
   const index = indexConfig(doc);
   return [
     ...duplicates(
@@ -248,6 +336,7 @@ export function validateConfigDoc(doc: ConfigDoc): Issue[] {
     ...doc['~runningTotals'].flatMap((r, i) => validateRunningTotal(r, index, `~runningTotals.${i}`)),
     ...doc['~leaderboards'].flatMap((l, i) => validateLeaderboard(l, index, `~leaderboards.${i}`)),
     ...doc['~indexedTypes'].flatMap((t, i) => validateIndexedType(t, `~indexedTypes.${i}`)),
+    ...validateScripts(doc, index, credentials),
   ];
 }
 
@@ -268,6 +357,11 @@ export function referrersOf(doc: ConfigDoc, id: string): string[] {
   }
   for (const lb of doc['~leaderboards']) {
     if (lb.fields.some((f) => hits(f.runningTotal['@ref']))) referrers.push(lb['@id']);
+  }
+  // An event's script is attached to the event itself (not to its attributes).
+  for (const s of doc['~scripts'] ?? []) {
+    if (s.folder === 'event' && ids.event(s.shortCode) === id)
+      referrers.push(ids.script(s.folder, s.shortCode));
   }
   return referrers;
 }

@@ -57,6 +57,24 @@ export const configErrors = {
     'The entity or configuration document breaks a rule (data type, aggregation, default value, uniqueness, ' +
       'immutable short code...); `details` names each field.',
   ),
+  syntax: defWithDetails(
+    'SCRIPT_SYNTAX_ERROR',
+    400,
+    'A Cloud Code script does not parse (ES2020 script); each detail names the script, its `line` and `column` ' +
+      "(1-based) and the parser's message.",
+  ),
+  zipInvalid: defWithDetails(
+    'SCRIPT_ZIP_INVALID',
+    400,
+    'The Cloud Code import is not a zip this server reads, or breaks a bound: too many entries, too many bytes ' +
+      'inflated, an unsafe entry name (`../`, absolute), an encrypted entry. Nothing is applied.',
+  ),
+  scriptNotFound: def(
+    'SCRIPT_NOT_FOUND',
+    404,
+    'The game has no Cloud Code script in this folder with this short code.',
+    (folder: string, shortCode: string) => `Script ${folder}/${shortCode} not found`,
+  ),
   badReference: defWithDetails(
     'CONFIG_REFERENCE_INVALID',
     400,

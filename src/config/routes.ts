@@ -4,9 +4,11 @@ import type { App } from '../route/app.js';
 import { registerWholeConfigRoutes } from './config-routes.js';
 import { registerEntityRoutes } from './entity-routes.js';
 import { registerEventRoutes } from './events-routes.js';
+import { registerScriptRoutes } from './scripts-routes.js';
 
 export function registerConfigRoutes(app: App, ctx: Context): void {
   registerWholeConfigRoutes(app, ctx);
   registerEventRoutes(app, ctx);
   registerEntityRoutes(app, ctx);
+  registerScriptRoutes(app, ctx);
 }

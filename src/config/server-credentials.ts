@@ -9,7 +9,8 @@ import {
   selectCredentialNames,
   updateCredentialHash,
 } from '../store/config-credentials.js';
-import { ids } from './config-build.js';
+import { readGameConfig } from '../store/game-configs.js';
+import { canonicalDoc, ids } from './config-build.js';
 import type { CredentialView } from './config-types.js';
 import { configErrors } from './errors.js';
 import { type AuditWrap, changeGame, type Db } from './game-lock.js';
@@ -112,6 +113,11 @@ export async function deleteCredential(
     pool,
     apiKey,
     async (client) => {
+      // A callback script runs through its credential's URL: delete the script first (CONFIG_IN_USE).
+      const doc = canonicalDoc((await readGameConfig(client, apiKey))?.doc);
+      if ((doc['~scripts'] ?? []).some((s) => s.folder === 'callbacks' && s.shortCode === name)) {
+        throw configErrors.inUse(ids.credential(name), [ids.script('callbacks', name)]);
+      }
       if (!(await deleteCredentials(client, apiKey, name))) throw configErrors.credentialNotFound(name);
     },
     audit,

@@ -43,6 +43,12 @@ declare module 'fastify' {
   }
 }
 
+/** A hop count becomes the function Fastify runs for each hop (its typings take no number); the rest as is. */
+function trustProxyOption(trust: false | number | string[]): FastifyServerOptions['trustProxy'] {
+  if (typeof trust !== 'number') return trust;
+  return (_address: string, hop: number) => hop < trust;
+}
+
 export async function buildApp(
   ctx: Omit<Context, 'log'>,
   options: BuildOptions,
@@ -58,6 +64,8 @@ export async function buildApp(
     clientErrorHandler: clientErrorHandler(http),
     frameworkErrors,
     requestIdHeader: false,
+    // The client's address (login throttle, logs) from X-Forwarded-For, only through the proxies trusted.
+    trustProxy: trustProxyOption(http.trustProxy),
     bodyLimit: JSON_BODY_LIMIT,
     forceCloseConnections: 'idle',
     return503OnClosing: true,

@@ -17,7 +17,7 @@ import {
   updateBody,
 } from './document-core.js';
 import { distinctBody, findAndModifyBody } from './find-and-modify.js';
-import { applyToStored } from './update-documents.js';
+import { type ApplyInput, applyToStored } from './update-documents.js';
 
 const needDb = (db: pg.Pool | undefined): pg.Pool => {
   if (!db) throw new Error('this task runs statements: it needs a database');
@@ -41,8 +41,8 @@ export const documentTasks = {
   findAndModify: (op: DocumentOp & { collection: CollectionEntry }, db: pg.Pool | undefined) =>
     findAndModifyBody(op, needDb(db)),
   distinct: (op: DocumentOp, db: pg.Pool | undefined) => distinctBody(op, needDb(db)),
-  render: async (input: { texts: string[]; fields: unknown }) => renderDocuments(input),
-  apply: async (input: { texts: string[]; update: unknown; now: number }) => applyToStored(input),
+  render: async (input: { texts: string[]; fields: unknown; query?: unknown }) => renderDocuments(input),
+  apply: async (input: ApplyInput) => applyToStored(input),
 };
 
 export type DocumentTasks = typeof documentTasks;

@@ -7,6 +7,7 @@ import { parsePipeline } from '../query/aggregate.js';
 import { queryErrors } from '../query/errors.js';
 import { parseFilter } from '../query/filter.js';
 import { type Hint, parseFindOptions } from '../query/find-options.js';
+import { matchPosition } from '../query/match-position.js';
 import { applyProjection, parseProjection } from '../query/projection.js';
 import { toWire } from '../query/values.js';
 import {
@@ -47,15 +48,18 @@ const FIND_FIELDS = ['query', 'fields', 'sort', 'skip', 'limit', 'hint', 'commen
 
 interface FindRead {
   fields: unknown;
+  query: unknown;
   plan: ReadPlan;
   hint: Hint | undefined;
 }
 
 function readFind(raw: unknown): FindRead {
-  const options = parseFindOptions(objectBody(raw, FIND_FIELDS));
+  const body = objectBody(raw, FIND_FIELDS);
+  const options = parseFindOptions(body);
   parseProjection(options.fields);
   const { filter, sort, skip, limit, maxTimeMs } = options;
-  return { fields: options.fields, plan: { filter, sort, skip, limit, maxTimeMs }, hint: options.hint };
+  const plan = { filter, sort, skip, limit, maxTimeMs };
+  return { fields: options.fields, query: body.query, plan, hint: options.hint };
 }
 
 /**
@@ -94,21 +98,28 @@ async function arrayText(batches: AsyncIterable<string[]>): Promise<string> {
   return `[${parts.join(',')}]`;
 }
 
-/** Stored documents as wire JSON, projected. */
-export function renderDocuments(input: { texts: string[]; fields: unknown }): string[] {
+/**
+ * Stored documents as wire JSON, projected. A positional projection (`field.$`) reads the position the query
+ * matched in each document (match-position.ts).
+ */
+export function renderDocuments(input: { texts: string[]; fields: unknown; query?: unknown }): string[] {
   const projection = parseProjection(input.fields);
+  const filter = projection.positional ? parseFilter(input.query) : undefined;
+  const now = new Date();
   return input.texts.map((text) => {
     const doc = parseStored(text);
-    return wireText(projection.kind === 'none' ? doc : applyProjection(doc, projection));
+    if (projection.kind === 'none') return wireText(doc);
+    const position = filter === undefined ? undefined : matchPosition(filter, doc);
+    return wireText(applyProjection(doc, projection, now, position));
   });
 }
 
 export async function findDocuments(op: DocumentOp, db: pg.Pool, compute: DocumentCompute): Promise<string> {
-  const { fields, plan, hint } = readFind(bodyValue(op.body));
+  const { fields, query, plan, hint } = readFind(bodyValue(op.body));
   await checkHint(db, op.scope, hint);
   async function* rendered() {
     for await (const texts of readTextBatches(db, op.scope, plan)) {
-      yield await compute.run('render', { texts, fields }, textLength(texts));
+      yield await compute.run('render', { texts, fields, query }, textLength(texts));
     }
   }
   return arrayText(rendered());
@@ -150,17 +161,23 @@ export interface UpdateAnswer {
   upsertedId: unknown;
 }
 
-/** `{query, update, multi, upsert}`; an upsert also needs the collection to allow INSERT. */
+/** `{query, update, arrayFilters, multi, upsert}`; an upsert also needs the collection to allow INSERT. */
 export async function updateBody(
   op: DocumentOp & { collection: CollectionEntry },
   db: pg.Pool,
   compute: DocumentCompute,
 ): Promise<UpdateAnswer> {
-  const b = objectBody(bodyValue(op.body), ['query', 'update', 'multi', 'upsert']);
+  const b = objectBody(bodyValue(op.body), ['query', 'update', 'arrayFilters', 'multi', 'upsert']);
   const upsert = flag(b, 'upsert');
   if (upsert) requireActions(op.collection, op.scope.stage, 'INSERT');
   if (b.update === undefined) throw nosqlErrors.badBody('update is required');
-  const request = { query: b.query, update: b.update, multi: flag(b, 'multi'), upsert };
+  const request = {
+    query: b.query,
+    update: b.update,
+    arrayFilters: b.arrayFilters,
+    multi: flag(b, 'multi'),
+    upsert,
+  };
   const out = await updateDocuments(db, op.scope, request, op.now, compute);
   return {
     matchedCount: out.matchedCount,

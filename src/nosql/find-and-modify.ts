@@ -4,16 +4,18 @@
 import type pg from 'pg';
 import utils from 'pg/lib/utils.js';
 import { parseFieldPath } from '../query/field-path.js';
-import { parseFilter } from '../query/filter.js';
+import { type FilterNode, matchesFilter, parseFilter } from '../query/filter.js';
+import { needsResidual } from '../query/filter-residual.js';
 import { encodeKey } from '../query/key-encoding.js';
+import { matchPosition } from '../query/match-position.js';
 import { EMPTY_ARRAY, MISSING, walkPath } from '../query/path-walk.js';
 import { applyProjection, parseProjection } from '../query/projection.js';
 import { compileSort, parseSort } from '../query/sort.js';
-import { applyUpdate, parseUpdate, seedUpsert } from '../query/update.js';
+import { applyUpdate, parseUpdate, positionFor, seedUpsert } from '../query/update.js';
 import { type Doc, toWire, type Value } from '../query/values.js';
 import { withTransaction } from '../store/db.js';
-import { compileWhere, parseStored, readBatches } from '../store/document-reads.js';
-import { lockFirstMatch, removeById, writeBack } from '../store/documents.js';
+import { type CompiledWhere, compileWhere, parseStored, readBatches } from '../store/document-reads.js';
+import { lockFirstMatch, lockSortedMatches, removeById, writeBack } from '../store/documents.js';
 import { type CollectionEntry, requireActions } from './collections.js';
 import { bodyValue, type DocumentOp } from './document-core.js';
 import { insertDocuments } from './documents.js';
@@ -27,11 +29,28 @@ interface LastError {
   upserted?: unknown;
 }
 
-const FIND_AND_MODIFY_FIELDS = ['query', 'sort', 'update', 'remove', 'new', 'upsert', 'fields'] as const;
+const FIND_AND_MODIFY_FIELDS = [
+  'query',
+  'sort',
+  'update',
+  'arrayFilters',
+  'remove',
+  'new',
+  'upsert',
+  'fields',
+] as const;
+/** Rows read per statement while a residual filter ($expr, bitwise operators) looks for the first real match. */
+const RESIDUAL_BATCH = 100;
 
-function answer(doc: Doc | null, fields: ReturnType<typeof parseProjection>, last: LastError): string {
-  const value = doc === null ? null : toWire(fields.kind === 'none' ? doc : applyProjection(doc, fields));
-  return JSON.stringify({ value, lastErrorObject: last });
+function answer(
+  doc: Doc | null,
+  fields: ReturnType<typeof parseProjection>,
+  last: LastError,
+  position?: number,
+): string {
+  const projected =
+    doc === null || fields.kind === 'none' ? doc : applyProjection(doc, fields, new Date(), position);
+  return JSON.stringify({ value: projected === null ? null : toWire(projected), lastErrorObject: last });
 }
 
 /**
@@ -52,13 +71,16 @@ export async function findAndModifyBody(
     throw nosqlErrors.badBody('remove cannot be combined with upsert or new');
   requireActions(op.collection, op.scope.stage, ...(remove ? (['REMOVE'] as const) : (['UPDATE'] as const)));
   if (upsert) requireActions(op.collection, op.scope.stage, 'INSERT');
-  const filter = parseFilter(b.query);
+  const filter = parseFilter(b.query, new Date(op.now));
   const sort = compileSort(parseSort(b.sort), 'doc');
   const fields = parseProjection(b.fields);
-  const spec = remove ? undefined : parseUpdate(b.update);
+  if (remove && b.arrayFilters !== undefined) throw nosqlErrors.badBody('arrayFilters needs an update');
+  const spec = remove ? undefined : parseUpdate(b.update, b.arrayFilters);
   const where = compileWhere(op.scope, filter);
   return withTransaction(db, async (client) => {
-    const row = await lockFirstMatch(client, where, sort);
+    const row = needsResidual(filter)
+      ? await firstRealMatch(client, where, sort, filter)
+      : await lockFirstMatch(client, where, sort);
     if (!row) {
       if (!spec || !upsert) return answer(null, fields, remove ? { n: 0 } : { n: 0, updatedExisting: false });
       const seeded = applyUpdate(seedUpsert(b.query, spec), spec, { now: new Date(op.now), isInsert: true });
@@ -68,16 +90,33 @@ export async function findAndModifyBody(
       return answer(returnNew ? doc : null, fields, last);
     }
     const before = parseStored(row.doc);
+    // The position the query matched in the document found, for a `$` of the update or of the projection.
+    const matched = fields.positional ? matchPosition(filter, before) : undefined;
     if (!spec) {
       await removeById(client, op.scope, row.id);
-      return answer(before, fields, { n: 1 });
+      return answer(before, fields, { n: 1 }, matched);
     }
-    const result = applyUpdate(before, spec, { now: new Date(op.now), isInsert: false });
+    const position = positionFor(spec, filter, before);
+    const result = applyUpdate(before, spec, { now: new Date(op.now), isInsert: false, position });
     if (result.changed) {
       await writeBack(client, op.scope, [row.id], utils.prepareValue([storedDocument(result.doc)]) as string);
     }
-    return answer(returnNew ? result.doc : before, fields, { n: 1, updatedExisting: true });
+    return answer(returnNew ? result.doc : before, fields, { n: 1, updatedExisting: true }, matched);
   });
+}
+
+/** The first row in sort order that the whole filter matches, reading the relaxed SQL's rows in batches. */
+async function firstRealMatch(
+  client: pg.PoolClient,
+  where: CompiledWhere,
+  sort: string,
+  filter: FilterNode,
+): Promise<{ id: string; doc: string } | undefined> {
+  for (let offset = 0; ; offset += RESIDUAL_BATCH) {
+    const rows = await lockSortedMatches(client, where, sort, offset, RESIDUAL_BATCH);
+    const found = rows.find((r) => matchesFilter(filter, parseStored(r.doc)));
+    if (found || rows.length < RESIDUAL_BATCH) return found;
+  }
 }
 
 /** Prior art's cap on an answer's JSON text, as for find and aggregate. */

@@ -10,6 +10,10 @@ const Document = Type.Record(Type.String(), Type.Unknown(), {
 });
 const Filter = Type.Record(Type.String(), Type.Unknown(), { description: 'a MongoDB query filter' });
 const KeyMap = Type.Record(Type.String(), Type.Union([Type.Literal(1), Type.Literal(-1)]));
+const ArrayFilters = Type.Array(Filter, {
+  description:
+    'one filter per $[<identifier>] of the update, on that identifier (e.g. [{"e.score": {"$gte": 10}}])',
+});
 
 const PLAYER = {
   _id: { $oid: '6740a1b2c3d4e5f601234567' },
@@ -80,6 +84,7 @@ export const UpdateBody = Type.Object(
   {
     query: Type.Optional(Filter),
     update: Type.Record(Type.String(), Type.Unknown(), { description: 'update operators ($set, $inc...)' }),
+    arrayFilters: Type.Optional(ArrayFilters),
     multi: Type.Optional(Type.Boolean({ default: false })),
     upsert: Type.Optional(Type.Boolean({ default: false })),
   },
@@ -116,6 +121,7 @@ export const FindAndModifyBody = Type.Object(
         description: 'update operators, or a replacement document',
       }),
     ),
+    arrayFilters: Type.Optional(ArrayFilters),
     remove: Type.Optional(Type.Boolean({ default: false, description: 'remove the document instead' })),
     new: Type.Optional(Type.Boolean({ default: false, description: 'answer the document after the update' })),
     upsert: Type.Optional(Type.Boolean({ default: false })),

@@ -2,8 +2,9 @@
 // the documents are large), the results written back, all in one transaction; an upsert inserts the document seeded from the filter when nothing matched.
 import type pg from 'pg';
 import utils from 'pg/lib/utils.js';
-import { parseFilter } from '../query/filter.js';
-import { applyUpdate, parseUpdate, seedUpsert, type UpdateSpec } from '../query/update.js';
+import { type FilterNode, matchesFilter, parseFilter } from '../query/filter.js';
+import { needsResidual } from '../query/filter-residual.js';
+import { applyUpdate, parseUpdate, positionFor, seedUpsert, type UpdateSpec } from '../query/update.js';
 import type { Value } from '../query/values.js';
 import { withTransaction } from '../store/db.js';
 import { compileWhere, parseStored } from '../store/document-reads.js';
@@ -18,6 +19,8 @@ export interface UpdateRequest {
   /** The filter and the update as sent (the filter also seeds an upsert). */
   query: unknown;
   update: unknown;
+  /** The filters of the update's $[<identifier>] paths, as sent. */
+  arrayFilters: unknown;
   multi: boolean;
   upsert: boolean;
 }
@@ -31,38 +34,70 @@ export interface UpdateOutcome {
 const BATCH = 500;
 
 /** Parsed once per update object sent, however many batches apply it on this thread. */
-const specs = new WeakMap<object, UpdateSpec>();
+const specs = new WeakMap<object, { arrayFilters: unknown; spec: UpdateSpec }>();
+const filters = new WeakMap<object, FilterNode>();
 
-function specOf(update: unknown): UpdateSpec {
-  if (typeof update !== 'object' || update === null) return parseUpdate(update);
-  let spec = specs.get(update);
-  if (!spec) {
-    spec = parseUpdate(update);
-    specs.set(update, spec);
-  }
+export function specOf(update: unknown, arrayFilters: unknown): UpdateSpec {
+  if (typeof update !== 'object' || update === null) return parseUpdate(update, arrayFilters);
+  const cached = specs.get(update);
+  if (cached && cached.arrayFilters === arrayFilters) return cached.spec;
+  const spec = parseUpdate(update, arrayFilters);
+  specs.set(update, { arrayFilters, spec });
   return spec;
 }
 
+function filterOf(query: unknown, now: number): FilterNode {
+  if (typeof query !== 'object' || query === null) return parseFilter(query, new Date(now));
+  let node = filters.get(query);
+  if (!node) {
+    node = parseFilter(query, new Date(now));
+    filters.set(query, node);
+  }
+  return node;
+}
+
 export interface AppliedBatch {
+  /** How many of the documents match the filter (all of them unless it has a residual part). */
+  matched: number;
   /** Positions of the documents the update changed. */
   changed: number[];
   /** Their new stored texts, as one text[] literal (built here, so the thread that ran the update pays it). */
   literal: string;
 }
 
-/** Applies the update to stored documents (a compute task when they are large). */
-export function applyToStored(input: { texts: string[]; update: unknown; now: number }): AppliedBatch {
-  const spec = specOf(input.update);
-  const ctx = { now: new Date(input.now), isInsert: false };
+export interface ApplyInput {
+  texts: string[];
+  update: unknown;
+  arrayFilters: unknown;
+  /** The filter as sent: its residual part ($expr, bitwise operators) is checked here, and it places `$`. */
+  query: unknown;
+  now: number;
+  /** Stop after the first matching document (an update without multi). */
+  one: boolean;
+}
+
+/** Applies the update to the stored documents that match (a compute task when they are large). */
+export function applyToStored(input: ApplyInput): AppliedBatch {
+  const spec = specOf(input.update, input.arrayFilters);
+  const filter = filterOf(input.query, input.now);
+  const residual = needsResidual(filter);
+  const now = new Date(input.now);
   const changed: number[] = [];
   const texts: string[] = [];
-  input.texts.forEach((text, i) => {
-    const result = applyUpdate(parseStored(text), spec, ctx);
-    if (!result.changed) return;
-    changed.push(i);
-    texts.push(storedDocument(result.doc));
-  });
-  return { changed, literal: utils.prepareValue(texts) as string };
+  let matched = 0;
+  for (let i = 0; i < input.texts.length; i++) {
+    const doc = parseStored(input.texts[i]!);
+    if (residual && !matchesFilter(filter, doc)) continue;
+    matched++;
+    const ctx = { now, isInsert: false, position: positionFor(spec, filter, doc) };
+    const result = applyUpdate(doc, spec, ctx);
+    if (result.changed) {
+      changed.push(i);
+      texts.push(storedDocument(result.doc));
+    }
+    if (input.one) break;
+  }
+  return { matched, changed, literal: utils.prepareValue(texts) as string };
 }
 
 export async function updateDocuments(
@@ -72,28 +107,31 @@ export async function updateDocuments(
   now: number,
   compute: DocumentCompute,
 ): Promise<UpdateOutcome> {
-  const filter = parseFilter(req.query);
-  const spec = specOf(req.update);
+  const filter = filterOf(req.query, now);
+  const spec = specOf(req.update, req.arrayFilters);
   if (req.multi && spec.kind === 'replace') throw nosqlErrors.multiReplacement();
   const where = compileWhere(scope, filter);
+  // With a residual filter the SQL matches a superset: rows are read in batches until one really matches.
+  const batch = req.multi || needsResidual(filter) ? BATCH : 1;
   return withTransaction(pool, async (client) => {
     let matched = 0;
     let modified = 0;
     let afterId: string | undefined;
     for (;;) {
-      const rows = await lockMatches(client, where, afterId, req.multi ? BATCH : 1);
+      const rows = await lockMatches(client, where, afterId, batch);
       const texts = rows.map((r) => r.doc);
       const size = texts.reduce((n, t) => n + t.length, 0);
-      const applied = await compute.run('apply', { texts, update: req.update, now }, size);
+      const input = { texts, update: req.update, arrayFilters: req.arrayFilters, query: req.query, now };
+      const applied = await compute.run('apply', { ...input, one: !req.multi }, size);
       await writeBack(
         client,
         scope,
         applied.changed.map((i) => rows[i]!.id),
         applied.literal,
       );
-      matched += rows.length;
+      matched += applied.matched;
       modified += applied.changed.length;
-      if (!req.multi || rows.length < BATCH) break;
+      if ((!req.multi && matched > 0) || rows.length < batch) break;
       afterId = rows[rows.length - 1]!.id;
     }
     if (matched > 0 || !req.upsert)

@@ -6,7 +6,10 @@
 // O(n + m), not O(n × m) (issue 20: a $pull {$in} of 10,000 values on 10,000 elements took 6 s).
 import { ObjectId } from 'bson';
 import { compareValues, typeRank } from './compare-values.js';
+import { truthy } from './expr/args.js';
+import { evalExpr } from './expr/index.js';
 import { type Cmp, type ElemPred, type FilterNode, isWholeArrayPred } from './filter.js';
+import { matchesBits } from './filter-bits.js';
 import { MISSING, type Reached, walkPath } from './path-walk.js';
 import { type Program, programOf } from './regex-nfa.js';
 import { runProgram, type StepBudget, stepBudgetOf } from './regex-vm.js';
@@ -44,6 +47,10 @@ function matchNode(node: FilterNode, doc: Doc, cache: ReachCache): boolean {
       return !matchNode(node.child, doc, cache);
     case 'path':
       return matchPath(node.parts, node.pred, doc, cache);
+    case 'expr': {
+      const ctx = { root: doc, current: doc, vars: new Map(), now: node.now, budget: node.budget };
+      return truthy(evalExpr(node.expr, ctx));
+    }
   }
 }
 
@@ -126,6 +133,8 @@ export function matchesElement(pred: ElemPred, r: Reached): boolean {
       );
     case 'not':
       return !pred.preds.every((p) => matchesElement(p, r));
+    case 'bits':
+      return matchesBits(pred, r);
   }
 }
 

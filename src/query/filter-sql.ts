@@ -56,7 +56,14 @@ function compileNode(node: FilterNode, doc: string, ctx: Ctx): string {
       return `(NOT ${compileNode(node.child, doc, ctx)})`;
     case 'path':
       return compilePath(node.parts, node.pred, doc, ctx);
+    case 'expr':
+      throw residualOnly();
   }
+}
+
+/** $expr and the bitwise operators have no SQL form: filter-residual.ts takes them out and checks them in JS. */
+function residualOnly(): Error {
+  return new Error('this predicate needs a residual JavaScript check (relaxForSql first)');
 }
 
 function bind(ctx: Ctx, value: unknown): string {
@@ -141,6 +148,8 @@ function cmpCond(cmp: string, value: Value, ctx: Ctx): (k: string) => string {
 /** Predicates on the stored value itself (v is a jsonb expression, SQL NULL when missing). */
 function valueCond(pred: ElemPred, v: string, ctx: Ctx): string {
   switch (pred.op) {
+    case 'bits':
+      throw residualOnly();
     case 'type':
       return pred.types.length === 0
         ? 'FALSE'

@@ -1,6 +1,10 @@
 // MongoDB filters: parsed and validated into a FilterNode tree; compiled to SQL or evaluated in JS elsewhere.
+import { type Expr, parseExpression } from './aggregate-expr.js';
 import { queryErrors } from './errors.js';
+import { MAX_EXPR_WORK } from './expr/core.js';
 import { parseFieldPath } from './field-path.js';
+import { BITS_OPERATORS, type BitsPred, parseBits } from './filter-bits.js';
+import { parseType } from './filter-type.js';
 import { type TranslatedRegex, translateRegex } from './regex.js';
 import { EJSON_TYPES, fromWire, type Value } from './values.js';
 
@@ -20,6 +24,7 @@ export type ElemPred =
   | { op: 'size'; size: number }
   | { op: 'elemMatchValue'; preds: ElemPred[] }
   | { op: 'elemMatchDoc'; filter: FilterNode }
+  | BitsPred
   /** Only inside elemMatchValue: none-of-all of preds on the element itself. */
   | { op: 'not'; preds: ElemPred[] };
 
@@ -28,63 +33,36 @@ export type FilterNode =
   | { kind: 'not'; child: FilterNode }
   /** True when some element the path reaches satisfies pred. */
   | { kind: 'path'; path: string; parts: string[]; pred: ElemPred }
-  | { kind: 'const'; value: boolean };
+  | { kind: 'const'; value: boolean }
+  /**
+   * `$expr`: an aggregation expression's truthiness, with the operation's $$NOW (JavaScript only). Its work
+   * budget is shared by every document the operation tests (as the $regex step budget is).
+   */
+  | { kind: 'expr'; expr: Expr; now: Date; budget: { left: number } };
 
 /** $size and $elemMatch look at a leaf array as a whole; everything else also at its elements. */
 export function isWholeArrayPred(pred: ElemPred): boolean {
   return pred.op === 'size' || pred.op === 'elemMatchValue' || pred.op === 'elemMatchDoc';
 }
 
-const TYPE_NAMES: Record<string, string[]> = {
-  double: ['double'],
-  string: ['string'],
-  object: ['object'],
-  array: ['array'],
-  binData: [],
-  undefined: [],
-  objectId: ['objectId'],
-  bool: ['bool'],
-  date: ['date'],
-  null: ['null'],
-  regex: [],
-  dbPointer: [],
-  javascript: [],
-  symbol: [],
-  javascriptWithScope: [],
-  int: ['int'],
-  timestamp: [],
-  long: ['long'],
-  decimal: [],
-  minKey: [],
-  maxKey: [],
-  number: ['int', 'long', 'double'],
-};
-const TYPE_CODES: Record<number, string> = {
-  1: 'double',
-  2: 'string',
-  3: 'object',
-  4: 'array',
-  5: 'binData',
-  6: 'undefined',
-  7: 'objectId',
-  8: 'bool',
-  9: 'date',
-  10: 'null',
-  11: 'regex',
-  12: 'dbPointer',
-  13: 'javascript',
-  14: 'symbol',
-  15: 'javascriptWithScope',
-  16: 'int',
-  17: 'timestamp',
-  18: 'long',
-  19: 'decimal',
-  [-1]: 'minKey',
-  127: 'maxKey',
-};
+/** $$NOW of the $expr being parsed, and how deep inside $elemMatch the parser is ($expr is top-level only). */
+const parsing = { now: undefined as Date | undefined, elemMatch: 0 };
 
-/** Parses a filter document; throws a 400 PlaybaseError naming the operator or path that is not accepted. */
-export function parseFilter(filter: unknown): FilterNode {
+/**
+ * Parses a filter document; throws a 400 PlaybaseError naming the operator or path that is not accepted.
+ * `now` is $$NOW for its `$expr` (by default the time of parsing).
+ */
+export function parseFilter(filter: unknown, now?: Date): FilterNode {
+  if (now === undefined || parsing.now !== undefined) return parseFilterDoc(filter);
+  parsing.now = now;
+  try {
+    return parseFilterDoc(filter);
+  } finally {
+    parsing.now = undefined;
+  }
+}
+
+function parseFilterDoc(filter: unknown): FilterNode {
   if (filter === undefined || filter === null) return { kind: 'const', value: true };
   if (!isPlainObject(filter)) throw queryErrors.badOperand('query', '', 'a filter must be an object');
   const children: FilterNode[] = [];
@@ -102,12 +80,18 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 function parseTopOperator(op: string, raw: unknown): FilterNode {
   // A comment for MongoDB's logs and profiler: any value, matching every document.
   if (op === '$comment') return { kind: 'const', value: true };
+  if (op === '$expr') {
+    if (parsing.elemMatch > 0)
+      throw queryErrors.badOperand('$expr', '', 'can only be applied to the top-level document');
+    const expr = parseExpression(fromWire(raw, { allowDollarKeys: true }, '$expr'), '$expr');
+    return { kind: 'expr', expr, now: parsing.now ?? new Date(), budget: { left: MAX_EXPR_WORK } };
+  }
   if (op !== '$and' && op !== '$or' && op !== '$nor') throw queryErrors.unknownOperator(op);
   if (!Array.isArray(raw) || raw.length === 0)
     throw queryErrors.badOperand(op, '', 'expected a non-empty array');
   const children = raw.map((item) => {
     if (!isPlainObject(item)) throw queryErrors.badOperand(op, '', 'every element must be an object');
-    return parseFilter(item);
+    return parseFilterDoc(item);
   });
   return { kind: op.slice(1) as 'and' | 'or' | 'nor', children };
 }
@@ -223,6 +207,7 @@ function parseElemOperator(
     case '$elemMatch':
       return parseElemMatch(path, operand);
     default:
+      if (Object.hasOwn(BITS_OPERATORS, op)) return parseBits(op, operand, path);
       throw queryErrors.unknownOperator(op);
   }
 }
@@ -279,20 +264,6 @@ function parseTruthy(op: string, operand: unknown, path: string): boolean {
   throw queryErrors.badOperand(op, path, 'expected true or false');
 }
 
-function parseType(operand: unknown, path: string): ElemPred {
-  const items = Array.isArray(operand) ? operand : [operand];
-  if (items.length === 0) throw queryErrors.badOperand('$type', path, 'expected at least one type');
-  const types = new Set<string>();
-  for (const item of items) {
-    const name = typeof item === 'number' && Number.isInteger(item) ? TYPE_CODES[item] : item;
-    const mapped = typeof name === 'string' && Object.hasOwn(TYPE_NAMES, name) ? TYPE_NAMES[name] : undefined;
-    if (mapped === undefined)
-      throw queryErrors.badOperand('$type', path, `unknown type ${JSON.stringify(item)}`);
-    for (const t of mapped) types.add(t);
-  }
-  return { op: 'type', types: [...types] };
-}
-
 function parseRegex(operand: unknown, options: unknown, path: string): ElemPred {
   if (typeof operand !== 'string') throw queryErrors.badOperand('$regex', path, 'expected a string pattern');
   if (options !== undefined && typeof options !== 'string') {
@@ -329,7 +300,14 @@ function parseElemMatch(path: string, operand: unknown): ElemPred {
   const keys = Object.keys(operand);
   const first = keys[0];
   const valueForm = first?.startsWith('$') && !['$and', '$or', '$nor'].includes(first);
-  if (!valueForm) return { op: 'elemMatchDoc', filter: parseFilter(operand) };
+  if (!valueForm) {
+    parsing.elemMatch++;
+    try {
+      return { op: 'elemMatchDoc', filter: parseFilterDoc(operand) };
+    } finally {
+      parsing.elemMatch--;
+    }
+  }
   return { op: 'elemMatchValue', preds: parseValuePreds(path, operand) };
 }
 

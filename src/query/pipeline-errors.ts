@@ -11,7 +11,7 @@ export const pipelineErrors = {
   unsupportedProjection: def(
     'QUERY_UNSUPPORTED_PROJECTION_OPERATOR',
     400,
-    'The projection uses an operator ($slice, $elemMatch, positional $, $meta...) that is not supported.',
+    'The projection uses an operator that is not supported ($meta, a positional part not at the end); the message names it.',
     (op: string) => `Unsupported projection operator ${op}`,
   ),
   badPipeline: def(

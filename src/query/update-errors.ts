@@ -23,7 +23,7 @@ export const updateErrors = {
   unsupported: def(
     'UPDATE_UNSUPPORTED_FEATURE',
     400,
-    'The update uses a feature of a supported operator that is not implemented (positional paths, timestamps...).',
+    'The update uses a feature of a supported operator that is not implemented (timestamps, pipeline updates...).',
     (what: string) => `${what} is not supported`,
   ),
   pathConflict: def(
@@ -62,6 +62,24 @@ export const updateErrors = {
     400,
     'An $inc or $mul result does not fit a 64-bit integer; MongoDB refuses it too.',
     (op: string, path: string) => `Failed to apply ${op} to '${path}': the result overflows a 64-bit integer`,
+  ),
+  positional: def(
+    'UPDATE_BAD_POSITIONAL',
+    400,
+    'A positional update path ($, $[], $[<identifier>]) cannot be applied as written (MongoDB refuses it too); the message names the operator.',
+    (op: string, why: string) => `Bad positional update ${op}: ${why}`,
+  ),
+  badArrayFilters: def(
+    'UPDATE_BAD_ARRAY_FILTERS',
+    400,
+    'arrayFilters is not an array of filters on one identifier each, or does not fit the $[<identifier>] paths of the update.',
+    (why: string) => `Bad arrayFilters: ${why}`,
+  ),
+  applyConflict: def(
+    'UPDATE_APPLY_CONFLICT',
+    400,
+    'Two paths of one update reach the same element once positional parts are resolved in a document.',
+    (path: string) => `Update created a conflict at '${path}'`,
   ),
   upsertAmbiguous: def(
     'UPDATE_UPSERT_AMBIGUOUS',

@@ -20,6 +20,8 @@ import { type Doc, isDoc, type Value } from './values.js';
 export interface ApplyContext {
   now: Date;
   isInsert: boolean;
+  /** The array position a positional `$` stands for (update.ts positionFor); undefined: none matched. */
+  position?: number | undefined;
 }
 
 type Found = Extract<Location, { kind: 'found' }>;

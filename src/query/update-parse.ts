@@ -5,6 +5,12 @@ import { sharingRegexBudget } from './regex-vm.js';
 import { isNum, type Num } from './update-arith.js';
 import { updateErrors } from './update-errors.js';
 import { checkStorable, comparePaths, parseUpdatePath } from './update-paths.js';
+import {
+  checkArrayFilterUse,
+  checkPositionalParts,
+  isPositionalPart,
+  parseArrayFilters,
+} from './update-positional.js';
 import { type Doc, fromWire, isDoc, type Value } from './values.js';
 
 export type PushSort =
@@ -46,7 +52,18 @@ export interface BitOp {
   value: Num;
 }
 
-export type UpdateSpec = { kind: 'replace'; doc: Doc } | { kind: 'operators'; actions: UpdateAction[] };
+export type UpdateSpec =
+  | { kind: 'replace'; doc: Doc }
+  | {
+      kind: 'operators';
+      actions: UpdateAction[];
+      /** The filters of the $[<identifier>] parts, by identifier. */
+      arrayFilters: Map<string, FilterNode>;
+      /** Some path has a positional part: resolve paths per document (update-positional.ts). */
+      dynamic: boolean;
+      /** Some path has `$`: the caller passes the position the query matched (match-position.ts). */
+      positional: boolean;
+    };
 
 /** The field name under which $pull conditions over scalars are matched (any name works; it never leaks). */
 export const PULL_FIELD = 'v';
@@ -76,12 +93,13 @@ const PARSERS: Record<ValueOperator, Parser> = {
  * Validates an update as sent (extended JSON, as JSON.parse returns it): a document of update operators, or
  * a replacement document without $-keys. Paths that are equal or contain one another are refused as MongoDB does.
  */
-export function parseUpdate(update: unknown): UpdateSpec {
-  // One $regex step budget for all the $pull conditions of the update.
-  return sharingRegexBudget(() => parseUpdateSpec(update));
+export function parseUpdate(update: unknown, arrayFilters?: unknown): UpdateSpec {
+  // One $regex step budget for all the $pull conditions and array filters of the update.
+  return sharingRegexBudget(() => parseUpdateSpec(update, arrayFilters));
 }
 
-function parseUpdateSpec(update: unknown): UpdateSpec {
+function parseUpdateSpec(update: unknown, rawFilters: unknown): UpdateSpec {
+  const arrayFilters = parseArrayFilters(rawFilters);
   if (Array.isArray(update)) throw updateErrors.unsupported('An update given as an aggregation pipeline');
   if (!isPlainObject(update)) throw updateErrors.badShape('the update must be a document');
   const keys = Object.keys(update);
@@ -89,6 +107,7 @@ function parseUpdateSpec(update: unknown): UpdateSpec {
   if (dollar.length === 0) {
     const doc = fromWire(update, { allowDollarKeys: true }) as Doc;
     checkStorable(doc, '');
+    checkArrayFilterUse([], arrayFilters);
     return { kind: 'replace', doc };
   }
   if (dollar.length !== keys.length) {
@@ -99,7 +118,11 @@ function parseUpdateSpec(update: unknown): UpdateSpec {
   const actions: UpdateAction[] = [];
   for (const op of keys) for (const action of parseOperator(op, update[op])) actions.push(action);
   checkConflicts(actions);
-  return { kind: 'operators', actions: actions.sort((a, b) => comparePaths(a.path, b.path)) };
+  checkArrayFilterUse(actions, arrayFilters);
+  const dynamic = actions.some((a) => a.path.some(isPositionalPart));
+  const positional = actions.some((a) => a.path.includes('$'));
+  actions.sort((a, b) => comparePaths(a.path, b.path));
+  return { kind: 'operators', actions, arrayFilters, dynamic, positional };
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -118,7 +141,9 @@ function parseOperator(op: string, fields: unknown): UpdateAction[] {
         : PARSERS[op as ValueOperator](fromWire(raw, { allowDollarKeys: true }, field), field);
     // A $rename is placed (ordered, conflict-checked, written) at its destination.
     const target = body.op === '$rename' ? (raw as string) : field;
-    return { path: parseUpdatePath(target), field: target, ...body } as UpdateAction;
+    const path = parseUpdatePath(target, body.op !== '$rename');
+    checkPositionalParts(target, path);
+    return { path, field: target, ...body } as UpdateAction;
   });
 }
 
@@ -178,6 +203,17 @@ function parseBit(value: Value, field: string): ActionBody {
 function parseRename(value: Value, field: string): ActionBody {
   if (typeof value !== 'string')
     throw updateErrors.badArgument('$rename', field, 'the target must be a string');
+  for (const [role, path] of [
+    ['source', field],
+    ['destination', value],
+  ] as const) {
+    if (splitPath(path).some(isPositionalPart))
+      throw updateErrors.badArgument(
+        '$rename',
+        field,
+        `the ${role} field for $rename may not be dynamic: ${path}`,
+      );
+  }
   const from = parseUpdatePath(field);
   parseUpdatePath(value);
   if (value === field) throw updateErrors.badArgument('$rename', field, 'the source and target must differ');

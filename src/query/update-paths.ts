@@ -24,13 +24,18 @@ export function resetPaddingBudget(): void {
 
 const DIGITS = /^\d+$/;
 
-/** Splits and checks a path given as a field of an update operator; positional forms are refused. */
-export function parseUpdatePath(path: string): string[] {
+/**
+ * Splits and checks a path given as a field of an update operator. Positional parts (`$`, `$[]`,
+ * `$[<identifier>]`) are kept when `positional` says so (update-positional.ts checks them), else refused.
+ */
+export function parseUpdatePath(path: string, positional = false): string[] {
   const parts = splitPath(path);
   for (const part of parts) {
     if (part === '') throw queryErrors.badFieldPath(path, 'empty field name');
-    if (part === '$' || part.startsWith('$['))
-      throw updateErrors.unsupported(`The positional operator in '${path}'`);
+    if (part === '$' || (part.startsWith('$[') && part.endsWith(']'))) {
+      if (positional) continue;
+      throw updateErrors.positional(part, `the path '${path}' may not be dynamic here`);
+    }
     if (part.startsWith('$'))
       throw queryErrors.badFieldPath(path, `field names may not start with $ ('${part}')`);
   }
@@ -125,7 +130,7 @@ export function writeChild(container: Container, key: string, value: Value, full
     setField(container, key, value);
     return;
   }
-  checkIndex(key, fullPath.split('.'));
+  if (key.length > 1 && key.startsWith('0')) checkIndex(key, fullPath.split('.'));
   const index = Number(key);
   const padding = index - container.length;
   if (padding > MAX_ARRAY_PADDING) {

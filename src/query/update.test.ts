@@ -46,9 +46,10 @@ describe('parseUpdate', () => {
     );
   });
 
-  it('positional paths a.$ and a.$[] → 400 UPDATE_UNSUPPORTED_FEATURE', () => {
-    expect(codeOf(() => parseUpdate({ $set: { 'a.$': 1 } }))).toBe('400 UPDATE_UNSUPPORTED_FEATURE');
-    expect(codeOf(() => parseUpdate({ $inc: { 'a.$[].b': 1 } }))).toBe('400 UPDATE_UNSUPPORTED_FEATURE');
+  it('positional paths parse; misplaced ones → 400 UPDATE_BAD_POSITIONAL (update-positional.test.ts)', () => {
+    expect(parseUpdate({ $set: { 'a.$': 1 } })).toMatchObject({ dynamic: true, positional: true });
+    expect(parseUpdate({ $inc: { 'a.$[].b': 1 } })).toMatchObject({ dynamic: true, positional: false });
+    expect(codeOf(() => parseUpdate({ $set: { '$.a': 1 } }))).toBe('400 UPDATE_BAD_POSITIONAL');
   });
 
   it('empty path part → 400 QUERY_BAD_FIELD_PATH', () => {

@@ -1,8 +1,11 @@
 // MongoDB update semantics in JavaScript: parse an update once, apply it to each matched or upserted document.
+import type { FilterNode } from './filter.js';
+import { matchPosition } from './match-position.js';
 import { updateErrors } from './update-errors.js';
 import { type ApplyContext, applyAction } from './update-ops.js';
 import type { UpdateSpec } from './update-parse.js';
 import { resetPaddingBudget } from './update-paths.js';
+import { resolveActions } from './update-positional.js';
 import { cloneDoc, identical } from './value-identity.js';
 import { type Doc, setField, type Value } from './values.js';
 
@@ -31,8 +34,23 @@ export function applyUpdate(doc: Doc, spec: UpdateSpec, ctx: ApplyContext): Upda
 
 function applyActions(doc: Doc, spec: Extract<UpdateSpec, { kind: 'operators' }>, ctx: ApplyContext): Doc {
   const next = cloneDoc(doc);
-  for (const action of spec.actions) applyAction(next, action, ctx);
+  if (!spec.dynamic) {
+    for (const action of spec.actions) applyAction(next, action, ctx);
+    return next;
+  }
+  // Positional parts resolve against the document as it was, then each concrete path applies in order.
+  for (const { action, path } of resolveActions(doc, spec.actions, spec.arrayFilters, ctx.position)) {
+    applyAction(next, { ...action, path, field: path.join('.') }, ctx);
+  }
   return next;
+}
+
+/**
+ * The position a `$` of the update stands for in `doc`: the array offset MongoDB's matcher records for the
+ * query (match-position.ts); undefined when the update has no `$` or the query records none.
+ */
+export function positionFor(spec: UpdateSpec, filter: FilterNode, doc: Doc): number | undefined {
+  return spec.kind === 'operators' && spec.positional ? matchPosition(filter, doc) : undefined;
 }
 
 /** A replacement keeps the original _id (first) unless it names the same _id itself. */

@@ -5,7 +5,7 @@ import type { FastifyContextConfig } from 'fastify';
 import type { App } from './app.js';
 
 /** The audit log's areas: the first word of an entry's action (auth.post, config.put, snapshot.publish...). */
-export type AuditArea = 'auth' | 'game' | 'config' | 'admin' | 'manage';
+export type AuditArea = 'auth' | 'game' | 'config' | 'admin' | 'manage' | 'players' | 'leaderboards';
 
 /** Caches a successful write can make stale. auth: the remembered credential checks (src/auth/auth-cache.ts). */
 export type CacheName = 'auth';

@@ -9,7 +9,7 @@ import {
   withSnapshot,
 } from '../store/leaderboard-reads.js';
 import { findBoard } from './boards.js';
-import type { Db } from './doc-store.js';
+import { type Db, playerKey } from './doc-store.js';
 import { runtimeErrors } from './errors.js';
 import { readEventAttributes } from './event-attributes.js';
 import { applyEvent } from './log-event.js';
@@ -43,13 +43,15 @@ export async function logEvent(input: RequestInput): Promise<Answer> {
     playerId: player.id,
     userName: shownName(player.doc),
     nowMs: input.env.clock(),
+    playerKey: playerKey(player.id),
   });
+  if (typeof written === 'string') return fail('playerId', written);
   if (written > 0) input.env.metrics.leaderboardWrites.inc({ stage: input.gs.stage }, written);
   return {};
 }
 
 /** LB or LB.ATTR.VALUE: the leaderboard and the partition code ('' for the whole leaderboard). */
-function boardNamed(
+export function boardNamed(
   config: RuntimeConfig,
   code: string,
 ): { lb: LeaderboardPlan; partition: string } | undefined {

@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import { withTransaction } from '../store/db.js';
 import { applyBucketChanges, type BucketChange } from '../store/rank-buckets.js';
+import { holdDoc } from '../store/runtime-documents.js';
 import type { GameStage } from './doc-store.js';
 import type { AttributeValues } from './event-attributes.js';
 import { postToLeaderboard } from './leaderboard-write.js';
@@ -30,7 +31,15 @@ export interface LoggedEvent {
   playerId: string;
   userName: string | null;
   nowMs: number;
+  /**
+   * The player document's id key: held first in the transaction, so an erase (docs/players.md) either waits for
+   * the event or makes it write nothing. Absent (tests of the ranking alone): no player document is read.
+   */
+  playerKey?: string;
 }
+
+/** Why an event wrote nothing: its player was erased or banned while the event was on its way. */
+export type Refused = 'UNRECOGNISED' | 'LOCKED';
 
 /**
  * Running totals first, then leaderboard entries, then the shared rank buckets in one global order: per-player
@@ -43,9 +52,14 @@ export async function applyEvent(
   gs: GameStage,
   e: LoggedEvent,
   bucketSize?: number,
-): Promise<number> {
+): Promise<number | Refused> {
   return withRetry(() =>
-    withTransaction(pool, async (client) => {
+    withTransaction(pool, async (client): Promise<number | Refused> => {
+      if (e.playerKey !== undefined) {
+        const held = await holdDoc(client, gs, 'player', e.playerKey);
+        if (!held) return 'UNRECOGNISED';
+        if (held.banned) return 'LOCKED';
+      }
       for (const rt of e.plan.runningTotals) {
         await updateRunningTotal(client, gs, rt, e.playerId, e.values, e.nowMs);
       }

@@ -5,18 +5,25 @@ import {
   checkPassword,
   deviceLogin,
   findPlayer,
+  isBanned,
   loginAnswer,
+  markSeen,
   type Player,
   registerPlayer,
 } from './players.js';
 import { type Answer, fail, type RequestInput, readString } from './request-kit.js';
 
-/** The player a request acts as (its playerId); REQUIRED when absent, UNRECOGNISED when no such player. */
+/**
+ * The player a request acts as (its playerId); REQUIRED when absent, UNRECOGNISED when no such player, LOCKED
+ * when it is banned (unless the request is the management API's own, `input.admin`).
+ */
 export async function actingPlayer(input: RequestInput): Promise<{ player: Player } | { error: Answer }> {
   const id = readString(input.body, 'playerId', true);
   if ('error' in id) return id;
   const player = await findPlayer(input.env.pool, input.gs, id.value as string);
-  return player ? { player } : { error: fail('playerId', 'UNRECOGNISED') };
+  if (!player) return { error: fail('playerId', 'UNRECOGNISED') };
+  if (!input.admin && isBanned(player.doc)) return { error: fail('playerId', 'LOCKED') };
+  return { player };
 }
 
 export async function registration(input: RequestInput): Promise<Answer> {
@@ -51,6 +58,9 @@ export async function authentication(input: RequestInput): Promise<Answer> {
   const player = await checkPassword(env.pool, gs, name, password.value as string);
   if (player) {
     await clearFailures(env.pool, gs, name);
+    // A banned player's right password answers as a locked name does; a wrong one as any wrong one.
+    if (isBanned(player.doc)) return fail('DETAILS', 'LOCKED');
+    await markSeen(env.pool, gs, player, env.clock());
     return loginAnswer(player, false);
   }
   const locked = await recordFailure(env.pool, gs, name, env.clock(), env.lockout);
@@ -72,6 +82,8 @@ export async function deviceAuthentication(input: RequestInput): Promise<Answer>
     displayName.value ?? null,
     env.clock(),
   );
+  if (isBanned(login.player.doc)) return fail('DETAILS', 'LOCKED');
+  if (!login.newPlayer) await markSeen(env.pool, gs, login.player, env.clock());
   return loginAnswer(login.player, login.newPlayer);
 }
 

@@ -2,8 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { decoyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
-import { type Doc, ObjectId } from '../query/values.js';
+import { type Doc, ObjectId, storedText } from '../query/values.js';
 import { withTransaction } from '../store/db.js';
+import { touchPlayer } from '../store/player-admin.js';
 import { findByUserName as findDocByUserName } from '../store/runtime-documents.js';
 import { devicePlayer, lockName, recordDevice } from '../store/runtime-players.js';
 import { type Db, type GameStage, idText, insertDoc, playerKey, readDoc } from './doc-store.js';
@@ -23,6 +24,16 @@ export function loginAnswer(player: Player, newPlayer: boolean): Record<string, 
     newPlayer,
     userId: player.id,
   };
+}
+
+/** A player banned through the management API (docs/players.md): its logins answer DETAILS: LOCKED. */
+export function isBanned(doc: Doc): boolean {
+  return doc.banned !== undefined && doc.banned !== null && doc.banned !== false;
+}
+
+/** Records the time of a login as the player's lastSeen. */
+export async function markSeen(db: Db, gs: GameStage, player: Player, nowMs: number): Promise<void> {
+  await touchPlayer(db, gs, playerKey(player.id), storedText(new Date(nowMs)));
 }
 
 /** The name leaderboards show: the display name, else the user name. */
@@ -49,6 +60,7 @@ function newPlayerDoc(
     scriptData: {},
     externalIds: {},
     created: new Date(nowMs),
+    lastSeen: new Date(nowMs),
   };
 }
 

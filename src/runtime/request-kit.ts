@@ -20,6 +20,8 @@ export interface RequestInput {
   env: RuntimeEnv;
   gs: GameStage;
   body: Record<string, unknown>;
+  /** Set by the management API (src/players) reading for an administrator: a banned player is not refused. */
+  admin?: boolean;
 }
 
 /** A request's own fields (besides @class and requestId), or its errors in the platform's form. */

@@ -1,6 +1,7 @@
 // Reading documents: the SELECT a filter, sort, skip and limit compile to, read in batches, and its EXPLAIN.
 import { queryErrors } from '../query/errors.js';
-import { compileFilter, type FilterNode } from '../query/filter.js';
+import { compileFilter, type FilterNode, matchesFilter } from '../query/filter.js';
+import { needsResidual, relaxForSql } from '../query/filter-residual.js';
 import { compileSort, type SortSpec } from '../query/sort.js';
 import { type Doc, fromStored, idKey, ObjectId } from '../query/values.js';
 import { query } from './query.js';
@@ -41,7 +42,9 @@ const DOC_COLUMNS = 'id, doc::text AS doc';
  */
 export function whereSql(scope: Scope, filter: FilterNode, params: unknown[]): string {
   params.push(scope.game, scope.stage, scope.collection);
-  const parts = ['game_id = $1', 'stage = $2', 'collection = $3', compileFilter(filter, 'doc', params)];
+  // Predicates without a SQL form are relaxed here; the reader checks the filter again (filter-residual.ts).
+  const sql = compileFilter(relaxForSql(filter), 'doc', params);
+  const parts = ['game_id = $1', 'stage = $2', 'collection = $3', sql];
   const id = idEquality(filter);
   if (id !== undefined) {
     params.push(id);
@@ -103,6 +106,11 @@ export function selectSql(
  * seen or missed, as with a MongoDB cursor.
  */
 export function readTextBatches(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<string[]> {
+  if (needsResidual(plan.filter)) return readResidual(db, scope, plan);
+  return readSqlBatches(db, scope, plan);
+}
+
+function readSqlBatches(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<string[]> {
   const read = {
     where: compileWhere(scope, plan.filter),
     sort: compileSort(plan.sort, 'doc'),
@@ -111,6 +119,28 @@ export function readTextBatches(db: Db, scope: Scope, plan: ReadPlan): AsyncGene
   if (plan.sort.length === 0) return readInIdOrder(db, read, plan);
   if (plan.limit !== undefined && plan.limit <= FIRST_BATCH) return readOnce(db, read, plan);
   return readSorted(db, scope, read, plan);
+}
+
+/**
+ * A filter with a residual part ($expr, bitwise operators): the relaxed SQL reads every candidate in the sort
+ * order, the whole filter is checked on each, and skip and limit count exact matches only.
+ */
+async function* readResidual(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<string[]> {
+  let skip = plan.skip;
+  let left = plan.limit ?? Number.POSITIVE_INFINITY;
+  for await (const texts of readSqlBatches(db, scope, { ...plan, skip: 0, limit: undefined })) {
+    const kept: string[] = [];
+    for (const text of texts) {
+      if (left <= 0 || !matchesFilter(plan.filter, parseStored(text))) continue;
+      if (skip > 0) skip--;
+      else {
+        kept.push(text);
+        left--;
+      }
+    }
+    if (kept.length > 0) yield kept;
+    if (left <= 0) return;
+  }
 }
 
 /** The same batches, parsed: for a caller that works on the documents in its own thread (aggregation). */
@@ -213,6 +243,12 @@ async function* readSorted(db: Db, scope: Scope, read: Read, plan: ReadPlan): As
 }
 
 export async function countMatches(db: Db, scope: Scope, filter: FilterNode): Promise<number> {
+  if (needsResidual(filter)) {
+    let n = 0;
+    for await (const texts of readResidual(db, scope, { filter, sort: [], skip: 0, limit: undefined }))
+      n += texts.length;
+    return n;
+  }
   const values: unknown[] = [];
   const where = whereSql(scope, filter, values);
   const { rows } = await query<{ n: string }>(

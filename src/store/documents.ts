@@ -3,7 +3,9 @@
 // already in their stored JSON text; the nosql room turns request documents into that text.
 import type pg from 'pg';
 import type { FilterNode } from '../query/filter.js';
-import { type CompiledWhere, whereSql } from './document-reads.js';
+import { needsResidual } from '../query/filter-residual.js';
+import { idKey } from '../query/values.js';
+import { type CompiledWhere, parseStored, readTextBatches, whereSql } from './document-reads.js';
 import { query } from './query.js';
 import type { Db, GameScope, Scope } from './scope.js';
 import { readSnapshot } from './snapshot-cursor.js';
@@ -41,6 +43,17 @@ export async function saveDocument(db: Db, scope: Scope, id: string, text: strin
 }
 
 export async function removeDocuments(db: Db, scope: Scope, filter: FilterNode): Promise<number> {
+  if (needsResidual(filter)) {
+    // The exact matches' ids first (read in id order), then removed by id.
+    const ids: string[] = [];
+    const plan = { filter, sort: [], skip: 0, limit: undefined };
+    for await (const texts of readTextBatches(db, scope, plan))
+      for (const text of texts) ids.push(idKey(parseStored(text)._id!));
+    let removed = 0;
+    for (let i = 0; i < ids.length; i += 1000)
+      removed += await removeByIds(db, scope, ids.slice(i, i + 1000));
+    return removed;
+  }
   const values: unknown[] = [];
   const where = whereSql(scope, filter, values);
   const result = await query(db, `DELETE FROM nosql_documents WHERE ${where}`, values);
@@ -93,6 +106,38 @@ export async function lockFirstMatch(
     where.values,
   );
   return rows[0];
+}
+
+/**
+ * Matching rows in `sort` order (then by id), `limit` of them from `offset`, locked until the transaction ends:
+ * a findAndModify whose filter has a residual part reads on until one really matches.
+ */
+export async function lockSortedMatches(
+  client: pg.PoolClient,
+  where: CompiledWhere,
+  sort: string,
+  offset: number,
+  limit: number,
+): Promise<Array<{ id: string; doc: string }>> {
+  const order = sort === '' ? 'id' : `${sort}, id`;
+  const values = [...where.values, offset, limit];
+  const n = where.values.length;
+  const { rows } = await client.query<{ id: string; doc: string }>(
+    `SELECT id, doc::text AS doc FROM nosql_documents WHERE ${where.text} ORDER BY ${order} OFFSET $${n + 1} LIMIT $${n + 2} FOR UPDATE`,
+    values,
+  );
+  return rows;
+}
+
+/** Removes the documents with these id keys; answers how many there were. */
+export async function removeByIds(db: Db, scope: Scope, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await query(
+    db,
+    'DELETE FROM nosql_documents WHERE game_id = $1 AND stage = $2 AND collection = $3 AND id = ANY($4::text[])',
+    [scope.game, scope.stage, scope.collection, ids],
+  );
+  return result.rowCount ?? 0;
 }
 
 /** Removes the document with this id key; true when there was one. */

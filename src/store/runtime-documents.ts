@@ -20,6 +20,26 @@ export async function readDoc(
   return rows[0] ? (fromStored(rows[0].doc) as Doc) : undefined;
 }
 
+/**
+ * Holds the document against deletion and rewrites (FOR KEY SHARE) until the transaction ends, so that an erase
+ * waits for the transaction or the transaction sees the erase. Answers undefined when it is gone, else whether
+ * its `banned` field is set (a player's ban, docs/players.md).
+ */
+export async function holdDoc(
+  client: pg.PoolClient,
+  gs: GameScope,
+  collection: string,
+  key: string,
+): Promise<{ banned: boolean } | undefined> {
+  const { rows } = await client.query<{ banned: boolean }>({
+    name: 'runtime-doc-hold',
+    text: `SELECT coalesce(doc -> 'banned', 'null'::jsonb) NOT IN ('null'::jsonb, 'false'::jsonb) AS banned
+     FROM nosql_documents WHERE game_id = $1 AND stage = $2 AND collection = $3 AND id = $4 FOR KEY SHARE`,
+    values: [gs.game, gs.stage, collection, key],
+  });
+  return rows[0];
+}
+
 /** Inserts unless the id exists; answers whether it inserted. */
 export async function insertDoc(db: Db, gs: GameScope, collection: string, doc: Doc): Promise<boolean> {
   const { rowCount } = await db.query({

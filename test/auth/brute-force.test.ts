@@ -112,6 +112,48 @@ describe('the per-address threshold is a setting', () => {
   });
 });
 
+describe('the client address behind a proxy (PLAYBASE_TRUST_PROXY)', () => {
+  const fromClient = (server: TestServer, forwardedFor: string, username: string, password: string) =>
+    call(server, 'GET', '/restv2/auth/user', {
+      authorization: basic(username, password),
+      'x-forwarded-for': forwardedFor,
+    });
+
+  it('trusting one hop → failures count under the forwarded client, other clients behind the proxy log in', async () => {
+    const server = await startTestServer({
+      ...DEFAULTS,
+      PLAYBASE_LOGIN_FAILURES_PER_ADDRESS: '3',
+      PLAYBASE_TRUST_PROXY: '1',
+    });
+    try {
+      const user = await createUser(server, 'proxied@brute.test');
+      for (const name of ['p@brute.test', 'q@brute.test', 'r@brute.test']) {
+        // A client's own X-Forwarded-For entry (left) is not believed: the proxy's entry (right) is the client.
+        expect(
+          (await fromClient(server, `10.9.9.${name.length}, 203.0.113.5`, name, 'wrong')).statusCode,
+        ).toBe(401);
+      }
+      expectThrottled(await fromClient(server, '203.0.113.5', user.username, user.password));
+      expect((await fromClient(server, '203.0.113.6', user.username, user.password)).statusCode).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('unset → X-Forwarded-For is ignored: forging it does not dodge the per-address count', async () => {
+    const server = await startTestServer({ ...DEFAULTS, PLAYBASE_LOGIN_FAILURES_PER_ADDRESS: '3' });
+    try {
+      const user = await createUser(server, 'unproxied@brute.test');
+      for (const [i, name] of ['s@brute.test', 't@brute.test', 'u@brute.test'].entries()) {
+        expect((await fromClient(server, `198.51.100.${i}`, name, 'wrong')).statusCode).toBe(401);
+      }
+      expectThrottled(await fromClient(server, '198.51.100.99', user.username, user.password));
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe.skipIf(!TEST_REDIS_URL)('counts shared through Redis', () => {
   it('two servers on one Redis → failures on one throttle the account on the other', async () => {
     const env = { ...DEFAULTS, PLAYBASE_REDIS_KEY_PREFIX: `brute-${randomBytes(6).toString('hex')}` };

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/program.js';
 import { createPlaybaseClient, unwrap } from '../../src/client/index.js';
@@ -360,6 +361,28 @@ describe('playbase CLI, as a user', () => {
     expect((await inProcess(['users', 'enable', 'grace@cli.test'])).stdout).toBe(
       'grace@cli.test: enabled, country GB.\n',
     );
+  });
+
+  it('scripts import FILE --dry-run, import FILE, export FILE → the changes listed, then the same scripts back', async () => {
+    const zipFile = join(home, 'scripts.zip');
+    writeFileSync(
+      zipFile,
+      zipSync({ 'modules/UTILS.js': strToU8('var u = 1;\n'), 'rtScript/x.js': strToU8('x') }),
+    );
+    const dry = await inProcess(['scripts', 'import', zipFile, '--game', apiKey, '--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(json(dry)).toMatchObject({
+      dryRun: true,
+      added: ['modules/UTILS.js'],
+      refused: [{ file: 'rtScript/x.js' }],
+    });
+    const applied = await inProcess(['scripts', 'import', zipFile, '--game', apiKey]);
+    expect(applied.stdout).toContain(`Imported ${zipFile} into ${apiKey}:\n  added: modules/UTILS.js\n`);
+    expect(applied.stdout).toContain('refused rtScript/x.js: folder rtScript is not supported');
+    const out = join(home, 'exported.zip');
+    const exported = await inProcess(['scripts', 'export', out, '--game', apiKey]);
+    expect(exported.stdout).toMatch(/^Wrote the scripts of \S+ to .+exported\.zip \(\d+ bytes\)\.\n$/);
+    expect(unzipSync(readFileSync(out))).toEqual({ 'modules/UTILS.js': strToU8('var u = 1;\n') });
   });
 
   it('a server error → one line naming its code and request, exit 1; --json → the error as JSON on stderr', async () => {

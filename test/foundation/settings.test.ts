@@ -38,6 +38,7 @@ describe('settings', () => {
       dataPerGamePerSecond: 1000,
     });
     expect(s.http).toEqual({
+      trustProxy: false,
       headersTimeoutMs: 20_000,
       requestTimeoutMs: 60_000,
       keepAliveTimeoutMs: 10_000,
@@ -101,6 +102,25 @@ describe('settings', () => {
     const e = failure(env as Record<string, string>);
     expect(e.variable).toBe(variable);
     expect(e.message).toContain(variable);
+  });
+
+  it('PLAYBASE_TRUST_PROXY: a hop count or the proxies\' addresses; "true" and malformed entries refused', () => {
+    const trust = (value: string) => loadSettings({ PLAYBASE_TRUST_PROXY: value }, '/srv').http.trustProxy;
+    expect(trust('')).toBe(false);
+    expect(trust('false')).toBe(false);
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.0/8, 192.168.1.7,loopback, fd00::/8')).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+      'loopback',
+      'fd00::/8',
+    ]);
+    expect(failure({ PLAYBASE_TRUST_PROXY: 'true' }).message).toMatch(/number of proxies/);
+    expect(failure({ PLAYBASE_TRUST_PROXY: '0' }).message).toMatch(/between 1 and 10/);
+    expect(failure({ PLAYBASE_TRUST_PROXY: '10.0.0.0/33' }).message).toMatch(
+      /"10.0.0.0\/33" is not an address/,
+    );
+    expect(failure({ PLAYBASE_TRUST_PROXY: 'proxy.internal' }).message).toMatch(/is not an address/);
   });
 
   it('PLAYBASE_ROLES=nosql → that role only', () => {

@@ -214,7 +214,11 @@ describe('insert and find', () => {
     ['a hint by keys no index has', 'QUERY_BAD_FIND_OPTION', { query: {}, hint: { nowhere: 1 } }],
     ['a negative maxTimeMS', 'QUERY_BAD_FIND_OPTION', { maxTimeMS: -5 }],
     ['a bad sort', 'QUERY_BAD_SORT', { sort: { a: 2 } }],
-    ['a $slice projection', 'QUERY_UNSUPPORTED_PROJECTION_OPERATOR', { fields: { a: { $slice: 2 } } }],
+    [
+      'a $meta projection',
+      'QUERY_UNSUPPORTED_PROJECTION_OPERATOR',
+      { fields: { a: { $meta: 'textScore' } } },
+    ],
     ['an array body', 'NOSQL_BAD_BODY', [1]],
   ])('find with %s → 400 %s', async (_name, code, body) => {
     const res = await w.call('POST', 'preview', `${P}/find`, body);

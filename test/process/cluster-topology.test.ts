@@ -188,6 +188,36 @@ describe('topology: auth+config on the control store, nosql on two cluster store
     expect(found.body.map((d: Json) => d.userName)).toContain('p1');
   });
 
+  it('player management on cluster a (its own database): find p1, ban → DETAILS: LOCKED, unban, export, erase', async () => {
+    const jwt = { 'x-svc-jwt': await jwtFor(OWNER, gameA) };
+    const players = `${clusterA.url}/preview/restv2/game/${gameA}/players`;
+    const found = await call(`${players}?q=p1&by=userName`, 'GET', jwt);
+    expect(found.status).toBe(200);
+    const id = found.body.players[0].id as string;
+    const auth = () =>
+      rs(clusterA, 'preview', 'AuthenticationRequest', { userName: 'p1', password: 'pw-p1' });
+    expect((await call(`${players}/${id}/ban`, 'POST', jwt, { reason: 'test' })).status).toBe(200);
+    expect((await auth()).body.error).toEqual({ DETAILS: 'LOCKED' });
+    expect((await call(`${players}/${id}/unban`, 'POST', jwt)).status).toBe(200);
+    expect((await auth()).body.userId).toBe(id);
+    const exported = await call(`${players}/${id}/export`, 'GET', jwt);
+    expect(exported.body).toMatchObject({ playerId: id, player: { userName: 'p1' } });
+    const erased = await call(`${players}/${id}`, 'DELETE', jwt);
+    expect([erased.status, erased.body.player]).toEqual([200, 1]);
+    expect((await call(`${players}/${id}`, 'GET', jwt)).status).toBe(404);
+    // The leaderboard routes answer there too (this game has none).
+    expect(
+      (await call(`${clusterA.url}/preview/restv2/game/${gameA}/leaderboards`, 'GET', jwt)).body,
+    ).toEqual([]);
+    // Cluster b refuses game a's players as it refuses its documents.
+    const elsewhere = await call(`${clusterB.url}/preview/restv2/game/${gameA}/players?q=p1`, 'GET', jwt);
+    expect([elsewhere.status, elsewhere.body.code]).toEqual([404, 'GAME_ON_OTHER_CLUSTER']);
+    // Register p1 again: the later cases find a player named p1.
+    expect(
+      (await rs(clusterA, 'preview', 'RegistrationRequest', { userName: 'p1', password: 'pw-p1' })).status,
+    ).toBe(200);
+  });
+
   it('a publish → Live on cluster a runs the snapshot within 1 s; cluster b never learns game a', async () => {
     const snap = await call(`${control.url}/restv2/game/${gameA}/admin/snapshots`, 'POST', owner, {
       description: 'v1',
