@@ -9,7 +9,9 @@ import { registerAuthRoutes } from './auth/routes.js';
 import { registerTokenPurge } from './auth/token-purge.js';
 import { registerApplier } from './cluster/applier.js';
 import { registerClusterFeed } from './cluster/feed-routes.js';
+import { registerClusterMetaRoute } from './cluster/meta-routes.js';
 import { registerPlacementCheck } from './cluster/placement.js';
+import { createReplicaStatus, type ReplicaStatus } from './cluster/replica-status.js';
 import { inline, pooled } from './compute/compute.js';
 import { ComputePool } from './compute/pool.js';
 import { registerGameRoutes } from './config/games-routes.js';
@@ -44,6 +46,7 @@ function adoptEphemeralPort(settings: Settings, port: string): void {
   for (const cluster of Object.values(settings.clusters)) {
     cluster.liveNosql = fix(cluster.liveNosql);
     cluster.previewNosql = fix(cluster.previewNosql);
+    if (cluster.internalUrl !== null) cluster.internalUrl = fix(cluster.internalUrl);
   }
 }
 
@@ -72,7 +75,7 @@ export interface StartOptions {
 }
 
 /** The registrars, in order: the authentication layer first, then each role's routes. */
-function registrarsFor(settings: Settings): RoleRegistrar[] {
+function registrarsFor(settings: Settings, replica: ReplicaStatus | undefined): RoleRegistrar[] {
   let backend: AuthBackend | undefined;
   const registrars: RoleRegistrar[] = [
     (app, ctx) => {
@@ -90,7 +93,12 @@ function registrarsFor(settings: Settings): RoleRegistrar[] {
     registrars.push(registerClusterFeed);
   if (settings.roles.includes('nosql')) {
     // A cluster's replica: its loop, and the 404 for games of other clusters, before the routes it guards.
-    registrars.push(registerPlacementCheck, registerApplier, registerConsoleCors);
+    registrars.push(
+      registerPlacementCheck,
+      (app, ctx) => registerApplier(app, ctx, replica),
+      registerClusterMetaRoute,
+      registerConsoleCors,
+    );
     registrars.push(async (app, ctx) => {
       await app.register(async (scope) => registerNosqlRoutes(scope as App, ctx, 'live'), {
         prefix: '/live',
@@ -131,6 +139,9 @@ export async function createServer(settings: Settings, options: StartOptions = {
       settings.tlsCertFile && settings.tlsKeyFile
         ? { cert: readFileSync(settings.tlsCertFile), key: readFileSync(settings.tlsKeyFile) }
         : undefined;
+    // A cluster's replica tells whether it has caught up, and its lag (docs/topology.md).
+    const replica =
+      settings.replica.cluster === undefined ? undefined : createReplicaStatus(settings.replica.cluster);
     const ready = async () => {
       if (!migrated) throw errors.notReady('Migrations are not done');
       try {
@@ -138,6 +149,7 @@ export async function createServer(settings: Settings, options: StartOptions = {
       } catch {
         throw errors.storeUnavailable();
       }
+      return replica ? { replica: await replica.readiness(store.pool, Date.now()) } : {};
     };
     const threads =
       settings.computeThreads > 0 ? new ComputePool(settings.computeThreads, DOCUMENT_WORKER) : undefined;
@@ -162,7 +174,7 @@ export async function createServer(settings: Settings, options: StartOptions = {
       },
       {
         observers: [registerMetrics],
-        registrars: [...registrarsFor(settings), ...(options.extraRegistrars ?? [])],
+        registrars: [...registrarsFor(settings, replica), ...(options.extraRegistrars ?? [])],
         ready,
         ...(options.logger ? { logger: options.logger } : {}),
         ...(https ? { https } : {}),

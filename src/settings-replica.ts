@@ -31,3 +31,19 @@ export function readReplica(
     throw new SettingsError('PLAYBASE_CLUSTER_SECRET', 'is required when PLAYBASE_CLUSTER is set');
   return replica;
 }
+
+/** A cluster's internalUrl: an http(s) URL without a trailing slash, or null when not given. */
+export function readInternalUrl(name: string, raw: unknown): string | null {
+  if (raw === undefined || raw === null || raw === '') return null;
+  const bad = () =>
+    new SettingsError('PLAYBASE_CLUSTERS', `cluster "${name}": internalUrl must be an http(s) URL`);
+  if (typeof raw !== 'string') throw bad();
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw bad();
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw bad();
+  return raw.replace(/\/+$/, '');
+}

@@ -4,7 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { readConsoleOrigins } from './settings-console.js';
 import { readInt, SettingsError } from './settings-error.js';
 import { type HttpSettings, readHttp } from './settings-http.js';
-import { type ReplicaSettings, readReplica } from './settings-replica.js';
+import { type ReplicaSettings, readInternalUrl, readReplica } from './settings-replica.js';
 
 const ALL_ROLES = ['auth', 'config', 'nosql'] as const;
 export type Role = (typeof ALL_ROLES)[number];
@@ -15,6 +15,12 @@ export interface ClusterSettings {
   previewNosql: string;
   liveElasticSearch: string | null;
   previewElasticSearch: string | null;
+  /**
+   * A runtime cluster's private address (its nosql processes run with PLAYBASE_CLUSTER on their own database):
+   * the control side reads a game's Preview meta collections there (docs/topology.md). null: the cluster's
+   * documents are in this process's database (all-in-one, shared split).
+   */
+  internalUrl: string | null;
 }
 
 export interface Settings {
@@ -140,6 +146,7 @@ function readClusters(env: Env, publicUrl: string): Record<string, ClusterSettin
     previewNosql: `${publicUrl}/preview`,
     liveElasticSearch: env.PLAYBASE_LOCAL_LIVE_SEARCH_URL || null,
     previewElasticSearch: env.PLAYBASE_LOCAL_PREVIEW_SEARCH_URL || null,
+    internalUrl: null,
   };
   const raw = env.PLAYBASE_CLUSTERS;
   if (raw === undefined || raw === '') return { local };
@@ -169,6 +176,7 @@ function readClusters(env: Env, publicUrl: string): Record<string, ClusterSettin
       previewNosql: c.previewNosql,
       liveElasticSearch: typeof c.liveElasticSearch === 'string' ? c.liveElasticSearch : null,
       previewElasticSearch: typeof c.previewElasticSearch === 'string' ? c.previewElasticSearch : null,
+      internalUrl: readInternalUrl(name, (c as { internalUrl?: unknown }).internalUrl),
     };
   }
   return clusters;

@@ -62,6 +62,13 @@ export const adminErrors = {
     'An admin query holds a filter, projection or sort that the data server would refuse.',
     (why: string) => `Invalid admin query: ${why}`,
   ),
+  clusterUnreachable: def(
+    'CLUSTER_UNREACHABLE',
+    503,
+    "The game lives on a runtime cluster (docs/topology.md) whose nosql servers did not answer at the cluster's internalUrl: its Preview meta collections, which a snapshot holds, cannot be read. Nothing was written; try again once the cluster answers.",
+    (cluster: string, why: string) =>
+      `Cluster ${cluster} did not answer for the Preview meta collections: ${why}`,
+  ),
   auditRangeInvalid: def(
     'AUDIT_RANGE_INVALID',
     400,

@@ -10,6 +10,8 @@ import {
   readSealedPushCredentials,
   writeSealedPushCredentials,
 } from '../store/push-credentials.js';
+import { recordPreviewMetaRestore } from '../store/snapshots.js';
+import type { RemoteMeta } from './cluster-meta.js';
 import {
   asMeta,
   type MetaContent,
@@ -56,9 +58,15 @@ export interface GameAdapterOptions {
   /** How meta indexes are built after a commit: CONCURRENTLY on PostgreSQL. */
   ddl: DdlOptions;
   log: FastifyBaseLogger;
+  /** Games whose documents live on a runtime cluster's own database (docs/topology.md). */
+  remote: RemoteMeta;
 }
 
-/** The game-snapshot adapter: configuration, secrets and meta collections. */
+/**
+ * The game-snapshot adapter: configuration, secrets and meta collections. For a game on a runtime cluster the meta
+ * collections are read from the cluster (Preview) and reach it through the feed: a restore is recorded for its
+ * applier, and Live is what the replicated Live snapshot carries.
+ */
 export function createGameAdapter(o: GameAdapterOptions): PublishAdapter {
   // Index DDL cannot join the transaction; the data is committed already, so a failed build is logged, not thrown.
   const indexesAfterCommit =
@@ -73,9 +81,13 @@ export function createGameAdapter(o: GameAdapterOptions): PublishAdapter {
         credentialHashes: await loadCredentialHashes(client, apiKey),
         pushSealed: await readSealedPushCredentials(client, apiKey),
       };
+      const cluster = await o.remote.clusterOf(client, apiKey);
       return {
         config: await loadFullConfig(client, apiKey),
-        meta: await readMeta(client, apiKey, 'preview'),
+        meta:
+          cluster === undefined
+            ? await readMeta(client, apiKey, 'preview')
+            : await o.remote.readPreview(cluster, apiKey),
         secrets,
       };
     },
@@ -95,10 +107,16 @@ export function createGameAdapter(o: GameAdapterOptions): PublishAdapter {
       }
       if (!parts.meta) return undefined;
       const meta = asMeta(content.meta);
+      if ((await o.remote.clusterOf(client, apiKey)) !== undefined) {
+        await recordPreviewMetaRestore(client, apiKey, meta, new Date(at));
+        return undefined;
+      }
       await replaceMeta(client, apiKey, 'preview', meta, at);
       return indexesAfterCommit(apiKey, 'preview', meta);
     },
     async goLive(client, apiKey, content, at) {
+      // On a runtime cluster, the applier writes Live from the snapshot the replicated pointer names.
+      if ((await o.remote.clusterOf(client, apiKey)) !== undefined) return undefined;
       const meta = asMeta(content?.meta);
       await replaceMeta(client, apiKey, 'live', meta, at);
       return indexesAfterCommit(apiKey, 'live', meta);

@@ -4,6 +4,7 @@ import type { Context } from '../context.js';
 import type { App } from '../route/app.js';
 import { registerAuditHook } from './audit-hook.js';
 import { registerAuditRoutes } from './audit-routes.js';
+import { createRemoteMeta } from './cluster-meta.js';
 import { createGameAdapter } from './game-adapter.js';
 import { registerManageRoutes } from './manage-routes.js';
 import type { PushSettings } from './push/send-test.js';
@@ -32,6 +33,7 @@ export function registerAdminRoutes(app: App, ctx: Context): void {
       secretKey: ctx.settings.secretKey,
       ddl: { concurrently: ctx.store.kind === 'postgres', buildTimeoutMs: INDEX_BUILD_TIMEOUT_MS },
       log: ctx.log,
+      remote: createRemoteMeta(ctx.settings.clusters, ctx.settings.replica.secret),
     }),
     permission: 'admin.snapshots',
     copyToNewGame: true,

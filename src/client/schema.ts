@@ -43,7 +43,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The store answers and migrations are done */
+        /** The store answers and migrations are done (on a runtime cluster: its replica has caught up, or serves its stored state while the feed is unreachable; the answer carries the replica's lag) */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -1269,6 +1269,23 @@ export interface paths {
         };
         /** A runtime cluster's replica feed: the state of every game, account and signing key changed after the cursor (docs/topology.md); Bearer PLAYBASE_CLUSTER_SECRET */
         get: operations["getClusterChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/restv2/internal/clusters/{cluster}/games/{apiKey}/preview-meta": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A game's Preview meta collections as its runtime cluster holds them, for a snapshot taken on the control side (docs/topology.md); Bearer PLAYBASE_CLUSTER_SECRET */
+        get: operations["getClusterPreviewMeta"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2937,6 +2954,15 @@ export interface operations {
                      */
                     "application/json": {
                         status: string;
+                        /** @description A runtime cluster's replica (docs/topology.md): whether it follows the feed, has caught up since the start, when it last applied an answer, and how old its knowledge may be (0 while following) */
+                        replica?: {
+                            cluster: string;
+                            /** @enum {string} */
+                            feed: "starting" | "following" | "unreachable";
+                            caughtUp: boolean;
+                            appliedAt: string | null;
+                            lagMs: number | null;
+                        };
                     };
                 };
             };
@@ -9322,6 +9348,61 @@ export interface operations {
                             children: {
                                 [key: string]: string[];
                             } | null;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getClusterPreviewMeta: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cluster: string;
+                apiKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "collections": [
+                     *         "meta.items"
+                     *       ],
+                     *       "documents": [
+                     *         {
+                     *           "collection": "meta.items",
+                     *           "id": "1",
+                     *           "doc": {
+                     *             "_id": "1",
+                     *             "name": "Sword"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "indexes": []
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The meta collections made in Preview */
+                        collections: string[];
+                        /** @description Their documents as whole stored rows, without game and stage */
+                        documents: {
+                            [key: string]: unknown;
+                        }[];
+                        indexes: {
+                            collection: string;
+                            name: string;
+                            /** @description [path, 1 or -1] pairs, in order */
+                            keys: (string | number)[][];
+                            unique: boolean;
                         }[];
                     };
                 };

@@ -20,6 +20,18 @@ export const clusterErrors = {
     'The feed was asked for a cluster that neither PLAYBASE_CLUSTERS nor `local` names.',
     (name: string) => `No cluster named ${name}`,
   ),
+  notAReplica: def(
+    'CLUSTER_NOT_A_REPLICA',
+    404,
+    "This nosql server is not a runtime cluster's (PLAYBASE_CLUSTER and PLAYBASE_CLUSTER_SECRET are not both set): its documents are in the control database (docs/topology.md).",
+    () => 'Not a runtime cluster: PLAYBASE_CLUSTER and PLAYBASE_CLUSTER_SECRET are not both set',
+  ),
+  notThisCluster: def(
+    'CLUSTER_NOT_THIS_ONE',
+    404,
+    "An internal request named a runtime cluster this nosql server does not serve (check the cluster's internalUrl in PLAYBASE_CLUSTERS).",
+    (asked: string, here: string) => `This server serves cluster ${here}, not ${asked}`,
+  ),
   badCursor: def(
     'CLUSTER_BAD_CURSOR',
     400,

@@ -2,7 +2,6 @@
 // with (docs/topology.md). Served by the auth and config roles (the control database); guarded by the shared
 // PLAYBASE_CLUSTER_SECRET, never an account's credential; a long poll: with nothing new it waits for the change
 // triggers' notification (migration 0012), or polls the log where notifications do not reach this process.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { Type } from 'typebox';
 import type { Context } from '../context.js';
 import { startPeriodic } from '../periodic.js';
@@ -12,6 +11,7 @@ import { currentSchema, type Subscription } from '../store/db.js';
 import { parseCursor } from './cursor.js';
 import { clusterErrors } from './errors.js';
 import { type FeedAnswer, isEmptyAnswer, readFeedAnswer } from './feed.js';
+import { holdsSecret } from './secret.js';
 
 const CHANNEL = 'playbase_control';
 export const MAX_WAIT_MS = 25_000;
@@ -19,14 +19,6 @@ const POLL_MS = 250;
 /** Changes are kept a day: a cluster away longer gets the whole state again. */
 const KEEP_CHANGES_MS = 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
-
-const digest = (text: string) => createHash('sha256').update(text).digest();
-
-/** True when the header is `Bearer <secret>`; digests compared in constant time (equal lengths, always). */
-function holdsSecret(header: string | undefined, secret: string): boolean {
-  const m = /^Bearer (\S+)$/.exec(header ?? '');
-  return m !== null && timingSafeEqual(digest(m[1] as string), digest(secret));
-}
 
 const EXAMPLE: FeedAnswer = {
   cursor: '1042.7731',

@@ -17,7 +17,7 @@ import {
   requireHost,
 } from './connections.js';
 import { handleError, handleNotFound } from './error-handler.js';
-import { registerHealthRoutes } from './health.js';
+import { type Readiness, registerHealthRoutes } from './health.js';
 import { JsonText, parseJsonBody } from './json-body.js';
 import { createLogger } from './log.js';
 import { generateRequestId } from './request-id.js';
@@ -30,7 +30,8 @@ export interface BuildOptions {
   observers?: RoleRegistrar[];
   /** The roles' routes (and app-wide hooks), registered in order. */
   registrars: RoleRegistrar[];
-  ready: () => Promise<void>;
+  /** Throws when not ready; else what /readyz adds to its answer (a cluster's replica figures). */
+  ready: () => Promise<Readiness>;
 }
 
 const JSON_BODY_LIMIT = 4 * 1024 * 1024;

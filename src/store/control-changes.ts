@@ -148,7 +148,10 @@ const SNAPSHOT_COLUMNS = `s.id, s.api_key, s.kind, s.seq, s.created_at, s.create
   CASE WHEN s.secrets IS NULL THEN NULL ELSE json_build_object('credentialHashes', s.secrets -> 'credentialHashes')
   END AS secrets, s.published, s.published_at`;
 
-/** A game's replicated child rows: configuration, credentials, Live pointers and their snapshots, groups, collaborators. */
+/**
+ * A game's replicated child rows: configuration, credentials, Live pointers and their snapshots, groups,
+ * collaborators, and the Preview meta collections its last revert or copy restored.
+ */
 export async function selectGameChildRows(db: Db, apiKeys: readonly string[]): Promise<ChildRow[]> {
   const { rows } = await db.query<ChildRow>(
     `SELECT 'game_configs' AS tbl, api_key, row_to_json(t)::text AS row FROM game_configs t WHERE api_key = ANY($1)
@@ -159,7 +162,9 @@ export async function selectGameChildRows(db: Db, apiKeys: readonly string[]): P
        CROSS JOIN LATERAL (SELECT ${SNAPSHOT_COLUMNS}) x WHERE l.api_key = ANY($1)
      UNION ALL SELECT 'live_snapshots', api_key, row_to_json(t)::text FROM live_snapshots t WHERE api_key = ANY($1)
      UNION ALL SELECT 'game_groups', api_key, row_to_json(t)::text FROM game_groups t WHERE api_key = ANY($1)
-     UNION ALL SELECT 'collaborators', api_key, row_to_json(t)::text FROM collaborators t WHERE api_key = ANY($1)`,
+     UNION ALL SELECT 'collaborators', api_key, row_to_json(t)::text FROM collaborators t WHERE api_key = ANY($1)
+     UNION ALL SELECT 'preview_meta_restores', api_key, row_to_json(t)::text FROM preview_meta_restores t
+       WHERE api_key = ANY($1)`,
     [apiKeys],
   );
   return rows;

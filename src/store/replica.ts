@@ -13,6 +13,7 @@ export const REPLICA_CHILD_TABLES = [
   'live_snapshots',
   'game_groups',
   'collaborators',
+  'preview_meta_restores',
 ] as const;
 export type ReplicaChildTable = (typeof REPLICA_CHILD_TABLES)[number];
 
@@ -38,6 +39,15 @@ export async function lockReplica(client: pg.PoolClient): Promise<void> {
 export async function readReplicaCursor(db: Db): Promise<string | undefined> {
   const { rows } = await db.query<{ cursor: string }>('SELECT cursor FROM replica_cursor');
   return rows[0]?.cursor;
+}
+
+/** The stored position and when it was last written (each applied feed answer writes it, even an empty one). */
+export async function readReplicaPosition(db: Db): Promise<{ cursor: string; appliedAt: Date } | undefined> {
+  const { rows } = await db.query<{ cursor: string; applied_at: Date }>(
+    'SELECT cursor, applied_at FROM replica_cursor',
+  );
+  const row = rows[0];
+  return row && { cursor: row.cursor, appliedAt: row.applied_at };
 }
 
 export async function writeReplicaCursor(client: pg.PoolClient, cursor: string): Promise<void> {
@@ -143,4 +153,41 @@ export async function selectGameCluster(db: Db, apiKey: string): Promise<string 
     apiKey,
   ]);
   return rows[0]?.cluster;
+}
+
+/** Where a game's meta collections stand in the replica: the Live pointer's publish count, the last restore's. */
+export interface MetaMarks {
+  liveSeq: string | null;
+  restoreSeq: string | null;
+}
+
+/** The meta marks of the games (absent games: nulls); read before and after the child rows are replaced. */
+export async function selectMetaMarks(db: Db, apiKeys: readonly string[]): Promise<Map<string, MetaMarks>> {
+  const { rows } = await db.query<{ api_key: string; live_seq: string | null; restore_seq: string | null }>(
+    `SELECT k AS api_key,
+       (SELECT publish_seq::text FROM live_snapshots l WHERE l.api_key = k AND l.kind = 'game') AS live_seq,
+       (SELECT seq::text FROM preview_meta_restores r WHERE r.api_key = k) AS restore_seq
+     FROM unnest($1::text[]) AS k`,
+    [apiKeys],
+  );
+  return new Map(rows.map((r) => [r.api_key, { liveSeq: r.live_seq, restoreSeq: r.restore_seq }]));
+}
+
+/** The meta collections of the snapshot the game's Live stage runs (null: Live runs nothing). */
+export async function selectLiveMeta(db: Db, apiKey: string): Promise<unknown> {
+  const { rows } = await db.query<{ meta: unknown }>(
+    `SELECT s.meta FROM live_snapshots l JOIN admin_snapshots s ON s.id = l.snapshot_id
+     WHERE l.api_key = $1 AND l.kind = 'game'`,
+    [apiKey],
+  );
+  return rows[0]?.meta ?? null;
+}
+
+/** The Preview meta collections the game's last revert or copy restored (null: none). */
+export async function selectRestoredPreviewMeta(db: Db, apiKey: string): Promise<unknown> {
+  const { rows } = await db.query<{ meta: unknown }>(
+    'SELECT meta FROM preview_meta_restores WHERE api_key = $1',
+    [apiKey],
+  );
+  return rows[0]?.meta ?? null;
 }

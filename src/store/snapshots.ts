@@ -189,3 +189,21 @@ export async function readLiveSecrets(db: Db, apiKey: string): Promise<unknown> 
   );
   return rows[0]?.secrets ?? undefined;
 }
+
+/**
+ * Records the Preview meta collections a revert or a copy restored into a game whose documents live on a runtime
+ * cluster (migration 0013): its applier writes them there. Each restore grows seq.
+ */
+export async function recordPreviewMetaRestore(
+  db: Db,
+  apiKey: string,
+  meta: unknown,
+  at: Date,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO preview_meta_restores (api_key, seq, meta, at) VALUES ($1, 1, $2::json, $3)
+     ON CONFLICT (api_key) DO UPDATE
+       SET seq = preview_meta_restores.seq + 1, meta = EXCLUDED.meta, at = EXCLUDED.at`,
+    [apiKey, JSON.stringify(meta), at],
+  );
+}

@@ -7,6 +7,7 @@ import { applyFeedAnswer } from '../../src/cluster/apply.js';
 import { parseCursor } from '../../src/cluster/cursor.js';
 import { type FeedAnswer, readFeedAnswer } from '../../src/cluster/feed.js';
 import type { Store } from '../../src/store/db.js';
+import { writeGameConfig } from '../../src/store/game-configs.js';
 import { createGame, createUser, type User } from '../auth/helpers.js';
 import { freshStore, startTestServer, TEST_DATABASE_URL, type TestServer } from '../harness.js';
 
@@ -93,6 +94,7 @@ describe('cluster feed: pages, tombstones and late commits', () => {
     expect(await applyFeedAnswer(replica.store.pool, late, cursor)).toEqual({
       applied: false,
       games: [a, b],
+      meta: [],
     });
     cursor = last;
   });
@@ -118,6 +120,124 @@ describe('cluster feed: pages, tombstones and late commits', () => {
       }
     },
   );
+});
+
+describe('cluster feed: Cloud Code scripts and meta collections', () => {
+  let control: TestServer;
+  let replica: Fresh;
+  let game: string;
+  let cursor: string | undefined;
+  const metaRows = (store: Store, stage: string) =>
+    store.pool
+      .query<{ collection: string; doc: unknown }>(
+        'SELECT collection, doc FROM nosql_documents WHERE game_id = $1 AND stage = $2 ORDER BY collection, id',
+        [game, stage],
+      )
+      .then((r) => r.rows);
+  const catchUp = async () => {
+    cursor = (await follow(control, replica.store, cursor, 200)).cursor;
+  };
+
+  beforeAll(async () => {
+    control = await startTestServer({ PLAYBASE_ROLES: 'auth,config' });
+    replica = await freshStore();
+    const owner = await createUser(control, `scripts-${randomBytes(4).toString('hex')}@feed.test`);
+    game = await createGame(control, owner, 'scripted');
+    await catchUp();
+  }, 60_000);
+
+  afterAll(async () => {
+    await control?.close();
+    await replica?.drop();
+  });
+
+  it("'~scripts' in the working configuration and in the Live snapshot → carried to the replica untouched", async () => {
+    const scripts = [
+      { folder: 'event', shortCode: 'SCORE', script: 'var s = "é\u2028\n\t\\";\n// {"b":1,"a":2}\n' },
+      { folder: 'module', shortCode: 'lib', script: '' },
+    ];
+    const doc = {
+      '~events': [],
+      '~runningTotals': [],
+      '~leaderboards': [],
+      '~indexedTypes': [],
+      '~scripts': scripts,
+    };
+    const db = control.store.pool;
+    await writeGameConfig(db, game, doc as never);
+    const config = `{"~scripts": ${JSON.stringify(scripts)}, "~events": []}`;
+    await db.query(
+      `INSERT INTO admin_snapshots (id, api_key, kind, created_at, created_by, config)
+       VALUES ('snap-scripts', $1, 'game', now(), 'test', $2::json)`,
+      [game, config],
+    );
+    await db.query(
+      `INSERT INTO live_snapshots (api_key, kind, snapshot_id, published_at) VALUES ($1, 'game', 'snap-scripts', now())`,
+      [game],
+    );
+    await catchUp();
+    const working = await replica.store.pool.query<{ doc: Record<string, unknown> }>(
+      'SELECT doc FROM game_configs WHERE api_key = $1',
+      [game],
+    );
+    expect(working.rows[0]?.doc['~scripts']).toEqual(scripts);
+    const live = await replica.store.pool.query<{ config: string }>(
+      "SELECT config::text AS config FROM admin_snapshots WHERE id = 'snap-scripts'",
+    );
+    // json, not jsonb: the snapshot's text (key order, spacing, escapes) is the control side's, byte for byte.
+    expect(live.rows[0]?.config).toBe(config);
+  });
+
+  it('a publish → the Live meta collections of the snapshot written on the replica; a restore → Preview', async () => {
+    const meta = (name: string) => ({
+      collections: [`meta.${name}`],
+      documents: [{ collection: `meta.${name}`, id: '1', doc: { _id: '1', name } }],
+      indexes: [],
+    });
+    const db = control.store.pool;
+    await db.query(
+      `INSERT INTO admin_snapshots (id, api_key, kind, created_at, created_by, config, meta)
+       VALUES ('snap-meta', $1, 'game', now(), 'test', '{}', $2::json)`,
+      [game, JSON.stringify(meta('items'))],
+    );
+    await db.query(
+      `UPDATE live_snapshots SET snapshot_id = 'snap-meta', publish_seq = publish_seq + 1
+       WHERE api_key = $1 AND kind = 'game'`,
+      [game],
+    );
+    await catchUp();
+    expect(await metaRows(replica.store, 'live')).toEqual([
+      { collection: 'meta.items', doc: { _id: '1', name: 'items' } },
+    ]);
+    expect(await metaRows(replica.store, 'preview')).toEqual([]);
+    // Preview documents written on the cluster stay until a revert or copy restores others.
+    await replica.store.pool.query(
+      `INSERT INTO nosql_documents (game_id, stage, collection, id, doc) VALUES ($1, 'preview', 'meta.mine', 'x', '{"_id":"x"}')`,
+      [game],
+    );
+    await db.query(
+      `INSERT INTO preview_meta_restores (api_key, seq, meta, at) VALUES ($1, 1, $2::json, now())`,
+      [game, JSON.stringify(meta('restored'))],
+    );
+    await catchUp();
+    expect(await metaRows(replica.store, 'preview')).toEqual([
+      { collection: 'meta.restored', doc: { _id: '1', name: 'restored' } },
+    ]);
+    // The same restore sent again (a whole-state synchronisation) is not applied twice.
+    await replica.store.pool.query(
+      `INSERT INTO nosql_documents (game_id, stage, collection, id, doc) VALUES ($1, 'preview', 'meta.mine', 'y', '{"_id":"y"}')`,
+      [game],
+    );
+    // As when the log was pruned past the cluster's cursor: the whole state again.
+    await replica.store.pool.query("UPDATE replica_cursor SET cursor = '0'");
+    cursor = undefined;
+    await catchUp();
+    expect((await metaRows(replica.store, 'preview')).map((r) => r.collection)).toEqual([
+      'meta.mine',
+      'meta.restored',
+    ]);
+    expect(await metaRows(replica.store, 'live')).toHaveLength(1);
+  });
 });
 
 describe('cluster feed: what a Live snapshot carries', () => {

@@ -29,6 +29,7 @@ describe('settings', () => {
       previewNosql: 'http://127.0.0.1:8080/preview',
       liveElasticSearch: null,
       previewElasticSearch: null,
+      internalUrl: null,
     });
     expect(s.limits).toMatchObject({
       perUserPerMinute: 300,
@@ -76,6 +77,14 @@ describe('settings', () => {
     [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL'],
     [{ PLAYBASE_CLUSTERS: '{bad' }, 'PLAYBASE_CLUSTERS'],
     [{ PLAYBASE_DEFAULT_CLUSTER: 'eu' }, 'PLAYBASE_DEFAULT_CLUSTER'],
+    [
+      { PLAYBASE_CLUSTERS: '{"a":{"liveNosql":"x","previewNosql":"y","internalUrl":"ftp://a"}}' },
+      'PLAYBASE_CLUSTERS',
+    ],
+    [
+      { PLAYBASE_CLUSTERS: '{"a":{"liveNosql":"x","previewNosql":"y","internalUrl":7}}' },
+      'PLAYBASE_CLUSTERS',
+    ],
     [{ PLAYBASE_DEFAULT_CLUSTER: 'constructor' }, 'PLAYBASE_DEFAULT_CLUSTER'],
     [
       { PLAYBASE_HTTP_HEADERS_TIMEOUT_MS: '5000', PLAYBASE_HTTP_REQUEST_TIMEOUT_MS: '1000' },
@@ -124,9 +133,13 @@ describe('settings', () => {
         eu: {
           liveNosql: 'https://{apiKey}.{stage}.eu.example.com',
           previewNosql: 'https://{apiKey}.{stage}.eu.example.com',
+          internalUrl: 'http://10.0.0.7:8080/',
         },
       }),
     });
+    // The cluster's private address, where the control side reads Preview meta collections.
+    expect(s.clusters.eu?.internalUrl).toBe('http://10.0.0.7:8080');
+    expect(s.clusters.local?.internalUrl).toBeNull();
     expect(Object.keys(s.clusters).sort()).toEqual(['eu', 'local']);
     expect(s.clusters.eu?.liveElasticSearch).toBeNull();
     expect(s.defaultCluster).toBe('local');

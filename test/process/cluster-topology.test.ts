@@ -2,67 +2,23 @@
 // each on its own cluster store (clusters a and b), Redis shared when there is one. Configuration, publishing and
 // revocations reach the right cluster within a second; both clusters keep serving JWT and runtime traffic while
 // the control process is stopped, and pick up revocations once it is back.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, TEST_DATABASE_URL, TEST_REDIS_URL } from '../harness.js';
-import { freePort, type Running, sharedPostgres, spawnPlaybase, waitReady } from '../processes.js';
+import { freePort, type Running, spawnPlaybase, waitReady } from '../processes.js';
+import { call, type Json, metaDocumentsOf, type Place, place, within } from './topology.test-util.js';
 
 const ADMIN = { username: 'topo-admin@playbase.test', password: 'topo-password-1' };
 const OWNER = { username: 'topo-owner@playbase.test', password: 'owner-password-1' };
 const HELPER = { username: 'topo-helper@playbase.test', password: 'helper-password-1' };
 const SECRET = 'topology-cluster-secret-0123456789abcdef';
+const REDIS_PREFIX = `topo-${randomBytes(6).toString('hex')}`;
+const TYPES = [{ shortCode: 'Score', name: 'Scores', fields: [{ name: 'player', type: 'string' }] }];
+const SWORD = { _id: 1, name: 'sword', level: 3 };
+const SHIELD = { _id: 2, name: 'shield', level: { $numberLong: '9007199254740993' } };
 /** How long a change may take to reach a cluster (the issue's bound). */
 const WITHIN_MS = 1000;
-
-// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
-type Json = Record<string, any>;
-
-async function call(url: string, method: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(url, {
-    method,
-    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Json };
-}
-
-/** Polls `probe` until it returns true; the time it took, or a failure naming what never happened. */
-async function within(what: string, limitMs: number, probe: () => Promise<boolean>): Promise<number> {
-  const start = performance.now();
-  for (;;) {
-    if (await probe()) return performance.now() - start;
-    if (performance.now() - start > limitMs) throw new Error(`${what}: not seen within ${limitMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-interface Place {
-  env: Record<string, string>;
-  drop(): Promise<void>;
-}
-
-/** A store of its own: a PostgreSQL schema on the PostgreSQL run, a data folder on the embedded run. */
-async function place(): Promise<Place> {
-  if (TEST_DATABASE_URL) {
-    const db = await sharedPostgres(TEST_DATABASE_URL);
-    const dir = mkdtempSync(join(tmpdir(), 'playbase-topo-'));
-    return {
-      env: { DATABASE_URL: db.url, PLAYBASE_DATA_DIR: dir },
-      drop: async () => {
-        await db.drop();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'playbase-topo-'));
-  return {
-    env: { DATABASE_URL: '', PLAYBASE_DATA_DIR: dir },
-    drop: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
 
 describe('topology: auth+config on the control store, nosql on two cluster stores', () => {
   const places: Place[] = [];
@@ -83,10 +39,21 @@ describe('topology: auth+config on the control store, nosql on two cluster store
     PLAYBASE_ADMIN_PASSWORD: ADMIN.password,
     PLAYBASE_CLUSTER_SECRET: SECRET,
     PLAYBASE_CLUSTERS: JSON.stringify({
-      a: { liveNosql: `${url(ports.a)}/live`, previewNosql: `${url(ports.a)}/preview` },
-      b: { liveNosql: `${url(ports.b)}/live`, previewNosql: `${url(ports.b)}/preview` },
+      a: {
+        liveNosql: `${url(ports.a)}/live`,
+        previewNosql: `${url(ports.a)}/preview`,
+        internalUrl: url(ports.a),
+      },
+      b: {
+        liveNosql: `${url(ports.b)}/live`,
+        previewNosql: `${url(ports.b)}/preview`,
+        internalUrl: url(ports.b),
+      },
     }),
     LOG_LEVEL: 'warn',
+    PLAYBASE_REDIS_KEY_PREFIX: REDIS_PREFIX,
+    // The RateLimit-* headers tell the tightest limit: per game out of the way, they tell the user's (shared) one.
+    PLAYBASE_LIMIT_GAME_PER_MINUTE: '1000000',
     ...(TEST_REDIS_URL ? { REDIS_URL: TEST_REDIS_URL } : {}),
   });
   const startCluster = (name: 'a' | 'b', at: Place) =>
@@ -136,7 +103,18 @@ describe('topology: auth+config on the control store, nosql on two cluster store
     control = spawnPlaybase(controlEnv);
     clusterA = startCluster('a', places[1]!);
     clusterB = startCluster('b', places[2]!);
-    await Promise.all([control, clusterA, clusterB].map((p) => waitReady(p.url, 60_000)));
+    // A cluster is ready once its replica holds the whole state: after the control process answers its feed.
+    await Promise.all([control, clusterA, clusterB].map((p) => waitReady(p.url, 150_000))).catch(
+      async (err) => {
+        const states = await Promise.all(
+          [control, clusterA, clusterB].map(async (p) => {
+            const ready = await fetch(`${p.url}/readyz`).then((r) => r.text(), String);
+            return `${p.url}: ${ready}\n${p.output().slice(-3000)}`;
+          }),
+        );
+        throw new Error(`${err}\n${states.join('\n---\n')}`);
+      },
+    );
 
     const login = async (who: typeof OWNER) => {
       const res = await call(`${control.url}/restv2/auth/user`, 'GET', {
@@ -166,7 +144,7 @@ describe('topology: auth+config on the control store, nosql on two cluster store
       owner,
     );
     secretA = reset.body.secret;
-  }, 180_000);
+  }, 240_000);
 
   afterAll(async () => {
     for (const p of [control, clusterA, clusterB]) p?.child.kill('SIGKILL');
@@ -271,6 +249,138 @@ describe('topology: auth+config on the control store, nosql on two cluster store
     ).not.toBe(200);
   });
 
+  it('a cluster process: /readyz → ready, following the feed, lag 0', async () => {
+    const res = await call(`${clusterA.url}/readyz`, 'GET', {});
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      status: 'ready',
+      replica: { cluster: 'a', feed: 'following', caughtUp: true, appliedAt: expect.any(String), lagMs: 0 },
+    });
+  });
+
+  it('meta collections made in Preview on cluster a → in the snapshot → Live on cluster a within 1 s after publish; a revert restores Preview there', async () => {
+    const jwt = { 'x-svc-jwt': await jwtFor(OWNER, gameA) };
+    const mongo = (stage: string) => `${clusterA.url}/${stage}/restv2/game/${gameA}/mongo`;
+    const nosql = async (path: string, body: unknown) => {
+      const res = await call(`${mongo('preview')}${path}`, 'POST', jwt, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    };
+    const findMeta = async (stage: string) => {
+      const res = await call(`${mongo(stage)}/collection/meta.items/find`, 'POST', jwt, { sort: { _id: 1 } });
+      return res.status === 200 ? (res.body as unknown as Json[]) : [];
+    };
+    await nosql('/collection/items/meta', {});
+    await nosql('/collection/meta.items/insert', [SWORD, SHIELD]);
+    await nosql('/collection/meta.items/index/byName?unique=true', { name: 1 });
+    const preview = await findMeta('preview');
+    expect(preview).toHaveLength(2);
+
+    const snaps = `${control.url}/restv2/game/${gameA}/admin/snapshots`;
+    const snap = await call(snaps, 'POST', owner, { description: 'with meta' });
+    expect(snap.status, JSON.stringify(snap.body)).toBe(201);
+    const full = await call(`${snaps}/${snap.body.id}?full=true`, 'GET', owner);
+    expect(full.body.meta).toEqual([{ collection: 'meta.items', documents: 2, indexes: ['byName'] }]);
+    expect((await call(`${snaps}/${snap.body.id}/publish`, 'POST', owner)).status).toBe(200);
+    await within('Live meta on cluster a', WITHIN_MS, async () => (await findMeta('live')).length === 2);
+    expect(await findMeta('live')).toEqual(preview);
+    expect(JSON.stringify(await findMeta('live'))).toContain('9007199254740993');
+    await within('Live meta index on cluster a', WITHIN_MS * 5, async () => {
+      const res = await call(`${mongo('live')}/collection/meta.items/indices`, 'GET', jwt);
+      return JSON.stringify(res.body).includes('byName');
+    });
+    // Game b (cluster b) has no meta collections; game a is not served there.
+    const jwtB = { 'x-svc-jwt': await jwtFor(OWNER, gameB) };
+    const onB = await call(
+      `${clusterB.url}/live/restv2/game/${gameB}/mongo/collection/meta.items/find`,
+      'POST',
+      jwtB,
+      {},
+    );
+    expect(onB.status === 404 || (onB.status === 200 && (onB.body as unknown as Json[]).length === 0)).toBe(
+      true,
+    );
+
+    // On PostgreSQL the stores can be read: game a's meta documents are on cluster a's only.
+    if (TEST_DATABASE_URL) {
+      const counts = await Promise.all(places.map((at) => metaDocumentsOf(at, gameA)));
+      expect(counts).toEqual([0, 4, 0]);
+    }
+
+    await call(`${mongo('preview')}/collection/meta.items/remove`, 'POST', jwt, { query: { _id: 1 } });
+    expect(await findMeta('preview')).toHaveLength(1);
+    const reverted = await call(`${snaps}/revert/to/${snap.body.id}`, 'POST', owner);
+    expect(reverted.status, JSON.stringify(reverted.body)).toBeLessThan(300);
+    await within(
+      'Preview meta restored on cluster a',
+      WITHIN_MS,
+      async () => (await findMeta('preview')).length === 2,
+    );
+    expect(await findMeta('preview')).toEqual(preview);
+    expect(await findMeta('live')).toEqual(preview);
+  });
+
+  it('exports and their downloads, the data service and the shared limits → served by cluster a', async () => {
+    const jwt = { 'x-svc-jwt': await jwtFor(OWNER, gameA) };
+    for (const t of TYPES) {
+      const res = await call(`${control.url}/restv2/game/${gameA}/config/~indexedTypes`, 'POST', owner, t);
+      expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+    }
+    const item = `${clusterA.url}/preview/restv2/game/${gameA}/data/Score/s1`;
+    await within(
+      'data type on cluster a',
+      WITHIN_MS,
+      async () => (await call(item, 'PUT', jwt, { data: { player: 'ann' } })).status === 200,
+    );
+    expect((await call(item, 'GET', jwt)).body).toMatchObject({
+      type: 'Score',
+      id: 's1',
+      data: { player: 'ann' },
+    });
+
+    const download = async (kind: string) => {
+      const made = await call(`${clusterA.url}/preview/restv2/game/${gameA}/${kind}/export`, 'GET', jwt);
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      expect(made.body.url.startsWith(`${clusterA.url}/`)).toBe(true);
+      const file = await fetch(made.body.url);
+      expect(file.status).toBe(200);
+      return gunzipSync(Buffer.from(await file.arrayBuffer())).toString('utf8');
+    };
+    expect(await download('mongo')).toContain('"p1"');
+    expect(await download('data')).toContain('"ann"');
+
+    // One user's budget, counted through the shared Redis: the points taken on cluster a are gone on cluster b.
+    // Processes lease points in small blocks and report what they know (others' leases count as used), so b's
+    // figure is read over a few calls, after 40 calls on a: alone, b would see only its own calls.
+    if (TEST_REDIS_URL) {
+      const jwtB = { 'x-svc-jwt': await jwtFor(OWNER, gameB) };
+      const count = async (cluster: Running, apiKey: string, as: Record<string, string>) => {
+        const res = await fetch(
+          `${cluster.url}/preview/restv2/game/${apiKey}/mongo/collection/player/count`,
+          {
+            method: 'POST',
+            headers: { ...as, 'content-type': 'application/json' },
+            body: '{}',
+          },
+        );
+        await res.text();
+        return {
+          limit: Number(res.headers.get('ratelimit-limit')),
+          left: Number(res.headers.get('ratelimit-remaining')),
+        };
+      };
+      // A minute window may turn during the burst (both counts start again): then it is taken again.
+      let shared = false;
+      for (let attempt = 0; attempt < 2 && !shared; attempt++) {
+        for (let i = 0; i < 40; i++) await count(clusterA, gameA, jwt);
+        const onB: { limit: number; left: number }[] = [];
+        for (let i = 0; i < 10; i++) onB.push(await count(clusterB, gameB, jwtB));
+        expect(onB[0]?.limit).toBe(300);
+        shared = Math.min(...onB.map((c) => c.left)) <= 300 - 40;
+      }
+      expect(shared).toBe(true);
+    }
+  });
+
   it('control stopped → both clusters keep serving JWT finds and runtime requests, also after their own restart', async () => {
     const jwtA = await jwtFor(OWNER, gameA);
     const jwtB = await jwtFor(OWNER, gameB);
@@ -286,10 +396,18 @@ describe('topology: auth+config on the control store, nosql on two cluster store
     expect(
       (await rs(clusterA, 'preview', 'AuthenticationRequest', { userName: 'p1', password: 'pw-p1' })).status,
     ).toBe(200);
+    // Still ready (serving its last state); the feed is seen unreachable, and the lag grows.
+    await within('cluster a sees the feed down', WITHIN_MS * 2, async () => {
+      const res = await call(`${clusterA.url}/readyz`, 'GET', {});
+      return res.status === 200 && res.body.replica.feed === 'unreachable';
+    });
     clusterA.child.kill('SIGTERM');
     await clusterA.exited;
     clusterA = startCluster('a', places[1]!);
     await waitReady(clusterA.url, 60_000);
+    const ready = await call(`${clusterA.url}/readyz`, 'GET', {});
+    expect(ready.body.replica).toMatchObject({ feed: 'unreachable', caughtUp: false });
+    expect(ready.body.replica.lagMs).toBeGreaterThan(0);
     expect((await find(clusterA, gameA, jwtA)).status).toBe(200);
     expect(
       (await rs(clusterA, 'preview', 'AuthenticationRequest', { userName: 'p1', password: 'pw-p1' })).status,
