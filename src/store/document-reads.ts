@@ -1,8 +1,10 @@
 // Reading documents: the SELECT a filter, sort, skip and limit compile to, read in batches, and its EXPLAIN.
 import { queryErrors } from '../query/errors.js';
 import { compileFilter, type FilterNode } from '../query/filter.js';
+import type { ArrayFacts } from '../query/filter-sql.js';
 import { compileSort, type SortSpec } from '../query/sort.js';
 import { type Doc, fromStored, idKey, ObjectId } from '../query/values.js';
+import { arrayFacts, guardSql, stillArrayFree } from './multikey.js';
 import { query } from './query.js';
 import type { Db, Scope } from './scope.js';
 
@@ -37,16 +39,19 @@ const DOC_COLUMNS = 'id, doc::text AS doc';
 /**
  * `game_id = $1 AND stage = $2 AND collection = $3 AND <filter>`. An equality on _id with a string or
  * ObjectId also compares the id column (the primary key): such an _id has exactly one key, so it adds no
- * wrong match and lets the planner use the primary key.
+ * wrong match and lets the planner use the primary key. With facts (reads only, src/store/multikey.ts), paths
+ * on array-free fields compile without the array arm, and the statement checks the fields it relied on
+ * (facts.relied, which a sort compiled before may have filled too) in its own snapshot.
  */
-export function whereSql(scope: Scope, filter: FilterNode, params: unknown[]): string {
+export function whereSql(scope: Scope, filter: FilterNode, params: unknown[], facts?: ArrayFacts): string {
   params.push(scope.game, scope.stage, scope.collection);
-  const parts = ['game_id = $1', 'stage = $2', 'collection = $3', compileFilter(filter, 'doc', params)];
+  const parts = ['game_id = $1', 'stage = $2', 'collection = $3', compileFilter(filter, 'doc', params, facts)];
   const id = idEquality(filter);
   if (id !== undefined) {
     params.push(id);
     parts.push(`id = $${params.length}`);
   }
+  if (facts !== undefined && facts.relied.size > 0) parts.push(guardSql(facts, params));
   return parts.join(' AND ');
 }
 
@@ -70,9 +75,9 @@ export interface CompiledWhere {
   values: unknown[];
 }
 
-export function compileWhere(scope: Scope, filter: FilterNode): CompiledWhere {
+export function compileWhere(scope: Scope, filter: FilterNode, facts?: ArrayFacts): CompiledWhere {
   const values: unknown[] = [];
-  return { text: whereSql(scope, filter, values), values };
+  return { text: whereSql(scope, filter, values, facts), values };
 }
 
 export function selectSql(
@@ -102,15 +107,39 @@ export function selectSql(
  * one-connection embedded store other requests run between batches; a document written meanwhile may be
  * seen or missed, as with a MongoDB cursor.
  */
-export function readTextBatches(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<string[]> {
-  const read = {
-    where: compileWhere(scope, plan.filter),
-    sort: compileSort(plan.sort, 'doc'),
-    inTime: deadlineOf(plan),
+export async function* readTextBatches(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<string[]> {
+  const read = await compileRead(db, scope, plan, await arrayFacts(db, scope));
+  read.inTime = deadlineOf(plan);
+  if (plan.sort.length === 0) yield* readInIdOrder(db, read, plan);
+  else if (plan.limit !== undefined && plan.limit <= FIRST_BATCH) yield* readOnce(db, read, plan);
+  else yield* readSorted(db, scope, read, plan);
+}
+
+/** The filter and sort compiled for one set of facts (the sort first: whereSql adds the guard for both). */
+async function compileRead(db: Db, scope: Scope, plan: ReadPlan, facts: ArrayFacts | undefined): Promise<Read> {
+  const sort = compileSort(plan.sort, 'doc', undefined, facts);
+  const read: Read = {
+    where: compileWhere(scope, plan.filter, facts),
+    sort,
+    inTime: () => {},
+    facts,
+    async rows<T extends { id: string }>(build: () => { text: string; values: unknown[] }) {
+      for (let attempt = 1; ; attempt++) {
+        const stmt = build();
+        read.inTime();
+        const { rows } = await query<T>(db, stmt.text, stmt.values);
+        if (rows.length > 0 || read.facts === undefined || (await stillArrayFree(db, scope, read.facts)))
+          return rows;
+        // A relied-on field has held an array since the cache was filled: compile again (without any facts
+        // after a few rounds, so a collection that keeps gaining array fields still gets its answer).
+        const again = await compileRead(db, scope, plan, attempt < 3 ? await arrayFacts(db, scope) : undefined);
+        read.where = again.where;
+        read.sort = again.sort;
+        read.facts = again.facts;
+      }
+    },
   };
-  if (plan.sort.length === 0) return readInIdOrder(db, read, plan);
-  if (plan.limit !== undefined && plan.limit <= FIRST_BATCH) return readOnce(db, read, plan);
-  return readSorted(db, scope, read, plan);
+  return read;
 }
 
 /** The same batches, parsed: for a caller that works on the documents in its own thread (aggregation). */
@@ -127,6 +156,12 @@ interface Read {
   sort: string;
   /** Throws once the plan's maxTimeMS has passed; called before each statement. */
   inTime: () => void;
+  facts: ArrayFacts | undefined;
+  /**
+   * Runs the statement build() makes from where and sort; when it answers no rows and relied on array-free
+   * fields, checks them (src/store/multikey.ts) and, if one has been recorded, recompiles and runs it again.
+   */
+  rows<T extends { id: string }>(build: () => { text: string; values: unknown[] }): Promise<T[]>;
 }
 
 function deadlineOf(plan: ReadPlan): () => void {
@@ -140,10 +175,10 @@ function deadlineOf(plan: ReadPlan): () => void {
 
 const toTexts = (rows: Array<{ doc: string }>) => rows.map((r) => r.doc);
 
-async function* readOnce(db: Db, read: Read, plan: ReadPlan): AsyncGenerator<string[]> {
-  const stmt = selectSql(read.where, read.sort, { afterId: undefined, offset: plan.skip, limit: plan.limit });
-  read.inTime();
-  const { rows } = await query<{ id: string; doc: string }>(db, stmt.text, stmt.values);
+async function* readOnce(_db: Db, read: Read, plan: ReadPlan): AsyncGenerator<string[]> {
+  const rows = await read.rows<{ id: string; doc: string }>(() =>
+    selectSql(read.where, read.sort, { afterId: undefined, offset: plan.skip, limit: plan.limit }),
+  );
   if (rows.length > 0) yield toTexts(rows);
 }
 
@@ -153,17 +188,12 @@ async function* readOnce(db: Db, read: Read, plan: ReadPlan): AsyncGenerator<str
  * the primary key instead, testing every document of the collection). When more match, the read starts
  * again in id order, in keyset batches on the primary key, each going on after the last id read.
  */
-async function* readInIdOrder(db: Db, read: Read, plan: ReadPlan): AsyncGenerator<string[]> {
+async function* readInIdOrder(_db: Db, read: Read, plan: ReadPlan): AsyncGenerator<string[]> {
   if (plan.skip === 0) {
     const probe = plan.limit === undefined ? FIRST_BATCH + 1 : Math.min(plan.limit, FIRST_BATCH + 1);
-    const stmt = selectSql(read.where, read.sort, {
-      afterId: undefined,
-      offset: 0,
-      limit: probe,
-      ordered: false,
-    });
-    read.inTime();
-    const { rows } = await query<{ id: string; doc: string }>(db, stmt.text, stmt.values);
+    const rows = await read.rows<{ id: string; doc: string }>(() =>
+      selectSql(read.where, read.sort, { afterId: undefined, offset: 0, limit: probe, ordered: false }),
+    );
     if (rows.length <= FIRST_BATCH) {
       if (rows.length > 0) yield toTexts(rows);
       return;
@@ -176,9 +206,9 @@ async function* readInIdOrder(db: Db, read: Read, plan: ReadPlan): AsyncGenerato
     const want = plan.limit === undefined ? size : Math.min(size, plan.limit - fetched);
     if (want <= 0) return;
     const offset = afterId === undefined ? plan.skip : 0;
-    const stmt = selectSql(read.where, read.sort, { afterId, offset, limit: want });
-    read.inTime();
-    const { rows } = await query<{ id: string; doc: string }>(db, stmt.text, stmt.values);
+    const rows = await read.rows<{ id: string; doc: string }>(() =>
+      selectSql(read.where, read.sort, { afterId, offset, limit: want }),
+    );
     fetched += rows.length;
     if (rows.length > 0) yield toTexts(rows);
     if (rows.length < want) return;
@@ -193,9 +223,9 @@ async function* readInIdOrder(db: Db, read: Read, plan: ReadPlan): AsyncGenerato
  */
 async function* readSorted(db: Db, scope: Scope, read: Read, plan: ReadPlan): AsyncGenerator<string[]> {
   const batch = { afterId: undefined, offset: plan.skip, limit: plan.limit };
-  const stmt = selectSql(read.where, read.sort, batch, 'id');
-  read.inTime();
-  const ids = (await query<{ id: string }>(db, stmt.text, stmt.values)).rows.map((r) => r.id);
+  const ids = (await read.rows<{ id: string }>(() => selectSql(read.where, read.sort, batch, 'id'))).map(
+    (r) => r.id,
+  );
   let size = FIRST_BATCH;
   for (let i = 0; i < ids.length; i += size, size = Math.min(MAX_BATCH, size * 4)) {
     const chunk = ids.slice(i, i + size);
@@ -212,15 +242,21 @@ async function* readSorted(db: Db, scope: Scope, read: Read, plan: ReadPlan): As
   }
 }
 
+/** The number of matches; a count of 0 that relied on array-free fields is confirmed as a find's empty answer is. */
 export async function countMatches(db: Db, scope: Scope, filter: FilterNode): Promise<number> {
-  const values: unknown[] = [];
-  const where = whereSql(scope, filter, values);
-  const { rows } = await query<{ n: string }>(
-    db,
-    `SELECT count(*) AS n FROM nosql_documents WHERE ${where}`,
-    values,
-  );
-  return Number(rows[0]?.n ?? 0);
+  let facts: ArrayFacts | undefined = await arrayFacts(db, scope);
+  for (let attempt = 1; ; attempt++) {
+    const values: unknown[] = [];
+    const where = whereSql(scope, filter, values, facts);
+    const { rows } = await query<{ n: string }>(
+      db,
+      `SELECT count(*) AS n FROM nosql_documents WHERE ${where}`,
+      values,
+    );
+    const n = Number(rows[0]?.n ?? 0);
+    if (n > 0 || facts === undefined || (await stillArrayFree(db, scope, facts))) return n;
+    facts = attempt < 3 ? await arrayFacts(db, scope) : undefined;
+  }
 }
 
 /** PostgreSQL's plan of the first statement a find runs, as EXPLAIN (FORMAT JSON) gives it. */
@@ -229,7 +265,9 @@ export async function explainRead(db: Db, scope: Scope, plan: ReadPlan): Promise
   const cap = unordered ? FIRST_BATCH + 1 : FIRST_BATCH;
   const limit = plan.limit === undefined ? cap : Math.min(plan.limit, cap);
   const batch = { afterId: undefined, offset: plan.skip, limit, ordered: !unordered };
-  const stmt = selectSql(compileWhere(scope, plan.filter), compileSort(plan.sort, 'doc'), batch);
+  const facts = await arrayFacts(db, scope);
+  const sort = compileSort(plan.sort, 'doc', undefined, facts);
+  const stmt = selectSql(compileWhere(scope, plan.filter, facts), sort, batch);
   const { rows } = await query<{ 'QUERY PLAN': unknown }>(
     db,
     `EXPLAIN (FORMAT JSON) ${stmt.text}`,
