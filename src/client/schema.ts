@@ -8913,6 +8913,10 @@ export interface operations {
                      *       "indexesUsed": [
                      *         "level_-1"
                      *       ],
+                     *       "summary": [
+                     *         "The index \"level_-1\" found the matching documents on \"level\".",
+                     *         "The index \"level_-1\" gave the sort order (read forward), and the read stopped once the limit was reached."
+                     *       ],
                      *       "plan": [
                      *         {
                      *           "Plan": {
@@ -8925,6 +8929,8 @@ export interface operations {
                     "application/json": {
                         collection: string;
                         indexesUsed: string[];
+                        /** @description The plan in words: which index found the documents and which gave the sort order */
+                        summary: string[];
                         /** @description PostgreSQL's EXPLAIN (FORMAT JSON) */
                         plan: unknown;
                     };
@@ -9923,6 +9929,10 @@ export interface operations {
                      *       "indexesUsed": [
                      *         "level_-1"
                      *       ],
+                     *       "summary": [
+                     *         "The index \"level_-1\" found the matching documents on \"level\".",
+                     *         "The index \"level_-1\" gave the sort order (read forward), and the read stopped once the limit was reached."
+                     *       ],
                      *       "plan": [
                      *         {
                      *           "Plan": {
@@ -9935,6 +9945,8 @@ export interface operations {
                     "application/json": {
                         collection: string;
                         indexesUsed: string[];
+                        /** @description The plan in words: which index found the documents and which gave the sort order */
+                        summary: string[];
                         /** @description PostgreSQL's EXPLAIN (FORMAT JSON) */
                         plan: unknown;
                     };

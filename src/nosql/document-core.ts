@@ -16,11 +16,13 @@ import {
   type ReadPlan,
   readTextBatches,
 } from '../store/document-reads.js';
+import { MULTIKEY_INDEX } from '../store/multikey.js';
 import { aggregateDocuments } from './aggregate-documents.js';
 import { type CollectionEntry, requireActions } from './collections.js';
 import type { DocumentCompute } from './compute-tasks.js';
 import { insertDocuments, removeDocuments, saveDocument } from './documents.js';
 import { nosqlErrors } from './errors.js';
+import { explainInWords } from './explain-words.js';
 import { indexNamesByPgName, listIndexes } from './indexes.js';
 import type { Scope } from './scope.js';
 import { updateDocuments } from './update-documents.js';
@@ -119,7 +121,11 @@ export async function explainFind(op: DocumentOp, db: pg.Pool): Promise<unknown>
   await checkHint(db, op.scope, hint);
   const pgPlan = await explainRead(db, op.scope, plan);
   const names = await indexNamesByPgName(db, op.scope);
-  return { collection: op.scope.collection, indexesUsed: indexesIn(pgPlan, names), plan: pgPlan };
+  const summary = explainInWords(pgPlan, names, {
+    sorted: plan.sort.length > 0,
+    limited: plan.limit !== undefined,
+  });
+  return { collection: op.scope.collection, indexesUsed: indexesIn(pgPlan, names), summary, plan: pgPlan };
 }
 
 export async function countDocuments(op: DocumentOp, db: pg.Pool): Promise<number> {
@@ -196,8 +202,9 @@ function indexesIn(plan: unknown, names: Map<string, string>): string[] {
     if (Array.isArray(node)) node.forEach(walk);
     else if (typeof node === 'object' && node !== null) {
       for (const [key, value] of Object.entries(node)) {
-        if (key === 'Index Name' && typeof value === 'string') found.add(names.get(value) ?? value);
-        else walk(value);
+        if (key === 'Index Name' && typeof value === 'string') {
+          if (value !== MULTIKEY_INDEX) found.add(names.get(value) ?? value);
+        } else walk(value);
       }
     }
   };

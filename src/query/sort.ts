@@ -40,12 +40,7 @@ export function parseSort(sort: unknown): SortSpec {
  * and pb_pk's missing (05) below null (10) is an order among ties (MongoDB sorts missing as null). Only the
  * last field may: on an earlier one, missing and null must tie so that the next field decides.
  */
-export function compileSort(
-  spec: SortSpec,
-  docSql: string,
-  _params?: unknown[],
-  facts?: ArrayFacts,
-): string {
+export function compileSort(spec: SortSpec, docSql: string, _params?: unknown[], facts?: ArrayFacts): string {
   return spec
     .map((f, i) => {
       const path = pathSql(f.parts);

@@ -45,7 +45,12 @@ const DOC_COLUMNS = 'id, doc::text AS doc';
  */
 export function whereSql(scope: Scope, filter: FilterNode, params: unknown[], facts?: ArrayFacts): string {
   params.push(scope.game, scope.stage, scope.collection);
-  const parts = ['game_id = $1', 'stage = $2', 'collection = $3', compileFilter(filter, 'doc', params, facts)];
+  const parts = [
+    'game_id = $1',
+    'stage = $2',
+    'collection = $3',
+    compileFilter(filter, 'doc', params, facts),
+  ];
   const id = idEquality(filter);
   if (id !== undefined) {
     params.push(id);
@@ -116,7 +121,12 @@ export async function* readTextBatches(db: Db, scope: Scope, plan: ReadPlan): As
 }
 
 /** The filter and sort compiled for one set of facts (the sort first: whereSql adds the guard for both). */
-async function compileRead(db: Db, scope: Scope, plan: ReadPlan, facts: ArrayFacts | undefined): Promise<Read> {
+async function compileRead(
+  db: Db,
+  scope: Scope,
+  plan: ReadPlan,
+  facts: ArrayFacts | undefined,
+): Promise<Read> {
   const sort = compileSort(plan.sort, 'doc', undefined, facts);
   const read: Read = {
     where: compileWhere(scope, plan.filter, facts),
@@ -132,7 +142,12 @@ async function compileRead(db: Db, scope: Scope, plan: ReadPlan, facts: ArrayFac
           return rows;
         // A relied-on field has held an array since the cache was filled: compile again (without any facts
         // after a few rounds, so a collection that keeps gaining array fields still gets its answer).
-        const again = await compileRead(db, scope, plan, attempt < 3 ? await arrayFacts(db, scope) : undefined);
+        const again = await compileRead(
+          db,
+          scope,
+          plan,
+          attempt < 3 ? await arrayFacts(db, scope) : undefined,
+        );
         read.where = again.where;
         read.sort = again.sort;
         read.facts = again.facts;

@@ -13,6 +13,9 @@ import type { ArrayFacts } from '../query/filter-sql.js';
 import { query } from './query.js';
 import type { Db, Scope } from './scope.js';
 
+/** The record's primary key: the index a read's check uses (explain leaves it out of the indexes used). */
+export const MULTIKEY_INDEX = 'nosql_multikey_pkey';
+
 /** Collections remembered per pool; past this the oldest is forgotten (it is read again when next used). */
 const MAX_CACHED = 10_000;
 const caches = new WeakMap<object, Map<string, Set<string>>>();

@@ -56,7 +56,10 @@ async function factsOf(store: TestStore, name: string, docs: Doc[]): Promise<Arr
   const recorded = rows.map((r) => r.field);
   const holds = (v: unknown): boolean =>
     Array.isArray(v) ||
-    (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype && Object.values(v).some(holds));
+    (v !== null &&
+      typeof v === 'object' &&
+      Object.getPrototypeOf(v) === Object.prototype &&
+      Object.values(v).some(holds));
   const expected = [...new Set(docs.flatMap((d) => Object.keys(d).filter((k) => holds(d[k]))))].sort();
   expect(recorded).toEqual(expected);
   const fields = new Set(recorded);
@@ -67,7 +70,7 @@ async function factsOf(store: TestStore, name: string, docs: Doc[]): Promise<Arr
  * Puts arrays (flat, nested, empty, of mixed types) on paths the generators keep scalar, in some documents,
  * as a collection that later gains an array on an indexed path does.
  */
-export const withArraysOnScalarPaths = (docs: Doc[], seed: number): Doc[] =>
+const withArraysOnScalarPaths = (docs: Doc[], seed: number): Doc[] =>
   docs.map((d, i) => {
     if ((i + seed) % 3 !== 0) return d;
     const arrays: Value[] = [[1, 'a'], [[2], null], [], [3, [4, -1]], ['b', true]];
@@ -116,7 +119,14 @@ async function checkFilters(
       const js = matchesFilter(nodes[i]!, doc);
       const viaMingo = mingo?.test(doc);
       if (sql !== js || withFacts !== js || (viaMingo !== undefined && viaMingo !== sql)) {
-        mismatches.push({ filter: toWire(filter as Value), doc: toWire(doc), sql, withFacts, js, mingo: viaMingo });
+        mismatches.push({
+          filter: toWire(filter as Value),
+          doc: toWire(doc),
+          sql,
+          withFacts,
+          js,
+          mingo: viaMingo,
+        });
       }
     }
   });
@@ -137,7 +147,10 @@ async function checkSorts(
     const spec = parseSort(sort);
     const cmp = compareBySort(spec);
     const orders: Array<[string, Doc[]]> = [];
-    for (const [who, f] of [['sql', undefined], ['sql with facts', facts]] as const) {
+    for (const [who, f] of [
+      ['sql', undefined],
+      ['sql with facts', facts],
+    ] as const) {
       const rows = await store.query<{ id: string }>(
         `SELECT d.id FROM nosql_documents AS d WHERE d.collection = $1 ORDER BY ${compileSort(spec, 'd.doc', [], f)}`,
         [name],
