@@ -8,6 +8,7 @@ import { queryErrors } from '../query/errors.js';
 import { parseFilter } from '../query/filter.js';
 import { type Hint, parseFindOptions } from '../query/find-options.js';
 import { applyProjection, parseProjection } from '../query/projection.js';
+import { storedTextToWire } from '../query/stored-form.js';
 import { toWire } from '../query/values.js';
 import {
   countMatches,
@@ -99,10 +100,8 @@ async function arrayText(batches: AsyncIterable<string[]>): Promise<string> {
 /** Stored documents as wire JSON, projected. */
 export function renderDocuments(input: { texts: string[]; fields: unknown }): string[] {
   const projection = parseProjection(input.fields);
-  return input.texts.map((text) => {
-    const doc = parseStored(text);
-    return wireText(projection.kind === 'none' ? doc : applyProjection(doc, projection));
-  });
+  if (projection.kind === 'none') return input.texts.map(storedTextToWire);
+  return input.texts.map((text) => wireText(applyProjection(parseStored(text), projection)));
 }
 
 export async function findDocuments(op: DocumentOp, db: pg.Pool, compute: DocumentCompute): Promise<string> {
