@@ -97,7 +97,10 @@ export function selectSql(
     values.push(batch.afterId);
     text += ` AND id > $${values.length}`;
   }
-  const order = batch.ordered === false ? '' : ` ORDER BY ${sort === '' ? 'id' : `${sort}, id`}`;
+  // Ties go by id in the direction of the last sort field, the order an index built by store/indexes.ts (its
+  // keys, then id) gives when read forward or backward, so a sorted read with a limit stops early.
+  const tie = sort.endsWith(' DESC') ? 'id DESC' : 'id';
+  const order = batch.ordered === false ? '' : ` ORDER BY ${sort === '' ? 'id' : `${sort}, ${tie}`}`;
   values.push(batch.offset);
   let sql = `SELECT ${columns} FROM nosql_documents WHERE ${text}${order} OFFSET $${values.length}`;
   if (batch.limit !== undefined) {
