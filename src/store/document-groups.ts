@@ -26,13 +26,17 @@ function groupSql(
   maxGroups: number,
 ) {
   const values: unknown[] = [];
+  // Three levels, each fenced with OFFSET 0 so that PostgreSQL computes each path's value once per row (a
+  // flattened subquery repeats the expression wherever the outer level names its column).
+  const paths: string[] = ['id'];
   const inner: string[] = ['id'];
   const outer: string[] = ['count(*) AS n'];
   let group = '';
   if ('parts' in agg.id) {
     const v = valueSql(agg.id.parts, facts);
     if (v === undefined) return undefined;
-    inner.push(`coalesce(${v}, 'null'::jsonb) AS k`);
+    paths.push(`${v} AS k`);
+    inner.push(`coalesce(k, 'null'::jsonb) AS k`);
     outer.push('k::text AS key');
     group = ' GROUP BY k';
   } else outer.push('NULL AS key');
@@ -42,18 +46,24 @@ function groupSql(
     const v = valueSql(f.parts, facts);
     if (v === undefined) return undefined;
     t += 1;
-    const isNum = `jsonb_typeof(v${t}) = 'number'`;
-    inner.push(`${v} AS v${t}`);
+    // The number as numeric (once per row), and whether the value is a tagged long or special double.
+    const j = `j${t}`;
+    paths.push(`${v} AS ${j}`);
+    inner.push(
+      `CASE WHEN jsonb_typeof(${j}) = 'number' THEN (${j})::numeric END AS n${t}`,
+      `(jsonb_typeof(${j}) = 'object' AND (${j} ? '$numberLong' OR ${j} ? '$numberDouble')) AS x${t}`,
+    );
     outer.push(
-      `sum((v${t})::numeric) FILTER (WHERE ${isNum}) AS s${t}`,
-      `count(*) FILTER (WHERE ${isNum}) AS c${t}`,
-      `coalesce(bool_and((v${t})::numeric = trunc((v${t})::numeric) AND (v${t})::numeric BETWEEN -2147483648 AND 2147483647) FILTER (WHERE ${isNum}), true) AS i${t}`,
-      `coalesce(bool_or(jsonb_typeof(v${t}) = 'object' AND (v${t} ? '$numberLong' OR v${t} ? '$numberDouble')), false) AS o${t}`,
+      `sum(n${t}) AS s${t}`,
+      `count(n${t}) AS c${t}`,
+      `coalesce(max(scale(n${t})) = 0 AND min(n${t}) >= -2147483648 AND max(n${t}) <= 2147483647, true) AS i${t}`,
+      `coalesce(bool_or(x${t}), false) AS o${t}`,
     );
   }
   const where = whereSql(scope, filter, values, facts);
   values.push(maxGroups + 1);
-  const text = `SELECT ${outer.join(', ')} FROM (SELECT ${inner.join(', ')} FROM nosql_documents WHERE ${where}) AS d${group} ORDER BY min(id) LIMIT $${values.length}`;
+  const rows = `SELECT ${paths.join(', ')} FROM nosql_documents WHERE ${where} OFFSET 0`;
+  const text = `SELECT ${outer.join(', ')} FROM (SELECT ${inner.join(', ')} FROM (${rows}) AS r OFFSET 0) AS d${group} ORDER BY min(id) LIMIT $${values.length}`;
   return { text, values, totals: t };
 }
 
