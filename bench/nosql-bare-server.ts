@@ -2,6 +2,7 @@
 // same worker pool Playbase uses), no Playbase layer. Each route takes the same JSON body as the Playbase
 // route it is measured against and answers JSON like it:
 //   POST /q1 /q2 /q3 /q4  hand-written SQL over a typed table (bench/nosql-bare-sql.ts), loaded at start
+//   POST /agg             issue 16's $match + $group as a plain GROUP BY over the typed table
 //   POST /large           SELECT doc::text of the large find's rows of Playbase's nosql_documents
 //   POST /scan            the unindexed equality as doc->>'userName' = $1 over the same stored rows
 //   POST /playbase-sql/q1 Q1's exact SQL as Playbase compiles it (its database-bound limit)
@@ -18,6 +19,7 @@ import {
   countCountry,
   countryFromLevel,
   firstDocuments,
+  groupByCountry,
   loadTypedPlayers,
   scanByUserName,
   topLevels,
@@ -60,6 +62,7 @@ const routes: Record<string, (body: Body) => Promise<string>> = {
   '/q3': async (b) => JSON.stringify({ count: await countCountry(pool, b.query.country) }),
   '/q4': async (b) =>
     JSON.stringify(await countryFromLevel(pool, b.query.country, b.query.level.$gte, b.limit)),
+  '/agg': async (b) => JSON.stringify(await groupByCountry(pool, b[0].$match.level.$gte)),
   '/large': async (b) => jsonArray(await firstDocuments(pool, scope, b.limit)),
   '/scan': async (b) => jsonArray(await scanByUserName(pool, scope, b.query.userName)),
   '/playbase-sql/q1': playbaseQ1,

@@ -123,6 +123,15 @@ export async function countryFromLevel(
   }));
 }
 
+/** Issue 16's aggregation: per country from a level up, the count and the average currency1. */
+export async function groupByCountry(pool: Pool, level: number): Promise<unknown[]> {
+  const { rows } = await pool.query<{ country: string; n: string; avg: number }>(
+    'SELECT country, count(*) AS n, avg(currency1)::float8 AS avg FROM bench_players WHERE level >= $1 GROUP BY country',
+    [level],
+  );
+  return rows.map((r) => ({ _id: r.country, n: Number(r.n), avg: r.avg }));
+}
+
 /** The large find's rows: the first `limit` stored documents of the player collection in id order, as text. */
 export async function firstDocuments(pool: Pool, scope: BareScope, limit: number): Promise<string[]> {
   const { rows } = await pool.query<{ doc: string }>(

@@ -116,7 +116,7 @@ export async function seed(url: string): Promise<Game> {
 /** A measured case: its name, the Playbase verb on its collection, and a fresh request body per request. */
 export interface Case {
   name: string;
-  op: 'find' | 'count' | 'insert';
+  op: 'find' | 'count' | 'insert' | 'aggregate';
   body: () => unknown;
 }
 
@@ -144,6 +144,16 @@ export const QUERIES: Case[] = [
   },
   { name: 'Q5 insert one document', op: 'insert', body: () => player(DOCS + int(0, 1e9)) },
 ];
+
+/** Issue 16's figure: a $match and a $group on plain field paths (runs as SQL), against a bare GROUP BY. */
+export const AGGREGATE: Case = {
+  name: 'aggregate $match level >= 50, $group by country: count, average currency1',
+  op: 'aggregate',
+  body: () => [
+    { $match: { level: { $gte: 50 } } },
+    { $group: { _id: '$country', n: { $sum: 1 }, avg: { $avg: '$currency1' } } },
+  ],
+};
 
 /** The first LARGE players in _id order (no sort: Playbase reads in _id order). */
 export const LARGE_FIND: Case = {

@@ -10,6 +10,7 @@ import { freePort, type Running, spawnPlaybase, waitReady } from '../test/proces
 import { type Figure, writeResults } from './lib.js';
 import {
   ADMIN,
+  AGGREGATE,
   type Case,
   call,
   DOCS,
@@ -124,6 +125,13 @@ const PAIRS: Array<{
     bare: `bare typed table SQL: ${c.name}`,
     connections: CONNECTIONS,
   })),
+  {
+    case: AGGREGATE,
+    collection: 'mongo',
+    route: '/agg',
+    bare: `bare GROUP BY: ${AGGREGATE.name}`,
+    connections: CONNECTIONS,
+  },
   {
     case: LARGE_FIND,
     collection: 'mongo',

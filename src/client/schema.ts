@@ -9784,6 +9784,10 @@ export interface operations {
                      *       "indexesUsed": [
                      *         "level_-1"
                      *       ],
+                     *       "summary": [
+                     *         "The index \"level_-1\" found the matching documents on \"level\".",
+                     *         "The index \"level_-1\" gave the sort order (read forward), and the read stopped once the limit was reached."
+                     *       ],
                      *       "plan": [
                      *         {
                      *           "Plan": {
@@ -9796,6 +9800,8 @@ export interface operations {
                     "application/json": {
                         collection: string;
                         indexesUsed: string[];
+                        /** @description The plan in words: which index found the documents and which gave the sort order */
+                        summary: string[];
                         /** @description PostgreSQL's EXPLAIN (FORMAT JSON) */
                         plan: unknown;
                     };
@@ -10802,6 +10808,10 @@ export interface operations {
                      *       "indexesUsed": [
                      *         "level_-1"
                      *       ],
+                     *       "summary": [
+                     *         "The index \"level_-1\" found the matching documents on \"level\".",
+                     *         "The index \"level_-1\" gave the sort order (read forward), and the read stopped once the limit was reached."
+                     *       ],
                      *       "plan": [
                      *         {
                      *           "Plan": {
@@ -10814,6 +10824,8 @@ export interface operations {
                     "application/json": {
                         collection: string;
                         indexesUsed: string[];
+                        /** @description The plan in words: which index found the documents and which gave the sort order */
+                        summary: string[];
                         /** @description PostgreSQL's EXPLAIN (FORMAT JSON) */
                         plan: unknown;
                     };

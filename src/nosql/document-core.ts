@@ -9,6 +9,7 @@ import { parseFilter } from '../query/filter.js';
 import { type Hint, parseFindOptions } from '../query/find-options.js';
 import { matchPosition } from '../query/match-position.js';
 import { applyProjection, parseProjection } from '../query/projection.js';
+import { storedTextToWire } from '../query/stored-form.js';
 import { toWire } from '../query/values.js';
 import {
   countMatches,
@@ -17,11 +18,13 @@ import {
   type ReadPlan,
   readTextBatches,
 } from '../store/document-reads.js';
+import { MULTIKEY_INDEX } from '../store/multikey.js';
 import { aggregateDocuments } from './aggregate-documents.js';
 import { type CollectionEntry, requireActions } from './collections.js';
 import type { DocumentCompute } from './compute-tasks.js';
 import { insertDocuments, removeDocuments, saveDocument } from './documents.js';
 import { nosqlErrors } from './errors.js';
+import { explainInWords } from './explain-words.js';
 import { indexNamesByPgName, listIndexes } from './indexes.js';
 import type { Scope } from './scope.js';
 import { updateDocuments } from './update-documents.js';
@@ -104,11 +107,11 @@ async function arrayText(batches: AsyncIterable<string[]>): Promise<string> {
  */
 export function renderDocuments(input: { texts: string[]; fields: unknown; query?: unknown }): string[] {
   const projection = parseProjection(input.fields);
+  if (projection.kind === 'none') return input.texts.map(storedTextToWire);
   const filter = projection.positional ? parseFilter(input.query) : undefined;
   const now = new Date();
   return input.texts.map((text) => {
     const doc = parseStored(text);
-    if (projection.kind === 'none') return wireText(doc);
     const position = filter === undefined ? undefined : matchPosition(filter, doc);
     return wireText(applyProjection(doc, projection, now, position));
   });
@@ -130,7 +133,11 @@ export async function explainFind(op: DocumentOp, db: pg.Pool): Promise<unknown>
   await checkHint(db, op.scope, hint);
   const pgPlan = await explainRead(db, op.scope, plan);
   const names = await indexNamesByPgName(db, op.scope);
-  return { collection: op.scope.collection, indexesUsed: indexesIn(pgPlan, names), plan: pgPlan };
+  const summary = explainInWords(pgPlan, names, {
+    sorted: plan.sort.length > 0,
+    limited: plan.limit !== undefined,
+  });
+  return { collection: op.scope.collection, indexesUsed: indexesIn(pgPlan, names), summary, plan: pgPlan };
 }
 
 export async function countDocuments(op: DocumentOp, db: pg.Pool): Promise<number> {
@@ -218,8 +225,9 @@ function indexesIn(plan: unknown, names: Map<string, string>): string[] {
     if (Array.isArray(node)) node.forEach(walk);
     else if (typeof node === 'object' && node !== null) {
       for (const [key, value] of Object.entries(node)) {
-        if (key === 'Index Name' && typeof value === 'string') found.add(names.get(value) ?? value);
-        else walk(value);
+        if (key === 'Index Name' && typeof value === 'string') {
+          if (value !== MULTIKEY_INDEX) found.add(names.get(value) ?? value);
+        } else walk(value);
       }
     }
   };

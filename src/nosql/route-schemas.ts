@@ -54,11 +54,22 @@ export const ExplainAnswer = Type.Object(
   {
     collection: Type.String(),
     indexesUsed: Type.Array(Type.String()),
+    summary: Type.Array(Type.String(), {
+      description: 'The plan in words: which index found the documents and which gave the sort order',
+    }),
     plan: Type.Unknown({ description: "PostgreSQL's EXPLAIN (FORMAT JSON)" }),
   },
   {
     examples: [
-      { collection: 'player', indexesUsed: ['level_-1'], plan: [{ Plan: { 'Node Type': 'Limit' } }] },
+      {
+        collection: 'player',
+        indexesUsed: ['level_-1'],
+        summary: [
+          'The index "level_-1" found the matching documents on "level".',
+          'The index "level_-1" gave the sort order (read forward), and the read stopped once the limit was reached.',
+        ],
+        plan: [{ Plan: { 'Node Type': 'Limit' } }],
+      },
     ],
   },
 );

@@ -5,6 +5,11 @@
 // index on the same pb_pk expression serves (see indexes.ts). When the path meets an array pb_pk is 01 and
 // the second arm walks the path with pb_walk, MongoDB's element iterator, testing each element reached.
 // Both arms are exact and never NULL, so NOT of the whole is exact too ($ne, $nin, $not, $nor).
+//
+// With ArrayFacts (the collection's multikey record, src/store/multikey.ts), a path whose first field never
+// held an array in any document compiles to the fast arm alone: a plain index condition with no array arm and
+// no per-row recheck; whole-array predicates ($size, $elemMatch) on it are FALSE, and value predicates ($type,
+// $regex, $mod) test the value directly. The fields relied on are collected for the read to check.
 
 import { queryErrors } from './errors.js';
 import { pathSql } from './field-path.js';
@@ -15,6 +20,23 @@ import type { Value } from './values.js';
 interface Ctx {
   params: unknown[];
   aliases: number;
+  /** Only while compiling over the stored document itself (not inside $elemMatch's elements). */
+  facts: ArrayFacts | undefined;
+}
+
+/** What a read knows about where arrays may be (src/store/multikey.ts); absent: arrays anywhere. */
+export interface ArrayFacts {
+  /** True when no document of the collection has held an array in this top-level field. */
+  arrayFree(field: string): boolean;
+  /** Top-level fields the compiled SQL relied on being array-free: the read checks them in its statement. */
+  relied: Set<string>;
+}
+
+/** True (and noted in facts.relied) when the path can meet no array in the collection. */
+export function pathArrayFree(parts: string[], facts: ArrayFacts | undefined): boolean {
+  if (facts === undefined || !facts.arrayFree(parts[0]!)) return false;
+  facts.relied.add(parts[0]!);
+  return true;
 }
 
 const MISSING_OR_NULL = `('\\x05'::bytea, '\\x10'::bytea)`;
@@ -30,9 +52,14 @@ const IN_LIST_MAX = 32;
 const MAX_FILTER_PARAMS = 1000;
 
 /** Appends bind values to params and returns a boolean SQL expression using $n placeholders. */
-export function compileFilter(node: FilterNode, docSql: string, params: unknown[]): string {
+export function compileFilter(
+  node: FilterNode,
+  docSql: string,
+  params: unknown[],
+  facts?: ArrayFacts,
+): string {
   const first = params.length;
-  const sql = compileNode(node, docSql, { params, aliases: 0 });
+  const sql = compileNode(node, docSql, { params, aliases: 0, facts });
   if (params.length - first > MAX_FILTER_PARAMS)
     throw queryErrors.tooLarge('operand values in one filter', MAX_FILTER_PARAMS);
   return sql;
@@ -82,6 +109,7 @@ function alias(ctx: Ctx, prefix: string): string {
 
 function compilePath(parts: string[], pred: ElemPred, doc: string, ctx: Ctx): string {
   const path = pathSql(parts);
+  if (pathArrayFree(parts, ctx.facts)) return compileArrayFreePath(path, pred, doc, ctx);
   const w = alias(ctx, 'w');
   if (isWholeArrayPred(pred)) {
     const test = wholeCond(pred, `${w}.v`, ctx);
@@ -95,6 +123,23 @@ function compilePath(parts: string[], pred: ElemPred, doc: string, ctx: Ctx): st
   }
   const inArray = `EXISTS (SELECT 1 FROM pb_walk(${doc}, ${path}, 0) AS ${w}(v) WHERE ${valueCond(pred, `${w}.v`, ctx)})`;
   return `(CASE WHEN pb_arr(${doc}, ${path}) THEN ${inArray} ELSE ${valueCond(pred, `(${doc} #> ${path})`, ctx)} END)`;
+}
+
+/**
+ * A predicate on a path that meets no array in any document: the key test alone (an index condition). An
+ * equality on a string or boolean also compares the stored JSON (the same test, exact on its own, and far
+ * cheaper per row than computing the key), so a collection scan costs about what `doc->>'f' = $1` does; the
+ * key test stays for the index to serve.
+ */
+function compileArrayFreePath(path: string, pred: ElemPred, doc: string, ctx: Ctx): string {
+  if (isWholeArrayPred(pred)) return 'FALSE';
+  const keyTest = keyCond(pred, ctx);
+  if (!keyTest) return valueCond(pred, `(${doc} #> ${path})`, ctx);
+  const test = keyTest(`pb_pk(${doc}, ${path})`);
+  if (pred.op === 'cmp' && pred.cmp === 'eq' && ['string', 'boolean'].includes(typeof pred.value)) {
+    return `((${doc} #> ${path}) = ${bind(ctx, JSON.stringify(pred.value))}::jsonb AND ${test})`;
+  }
+  return test;
 }
 
 /** For key-based predicates, a builder of the test on a key expression; undefined for the others. */
@@ -173,7 +218,10 @@ function wholeCond(pred: ElemPred, v: string, ctx: Ctx): string {
   if (pred.op === 'elemMatchValue') {
     test = pred.preds.length === 0 ? 'TRUE' : pred.preds.map((p) => elemCond(p, `${e}.x`, ctx)).join(' AND ');
   } else {
+    const facts = ctx.facts;
+    ctx.facts = undefined;
     const sub = compileNode(pred.filter, `pb_asdoc(${e}.x)`, ctx);
+    ctx.facts = facts;
     test = `(CASE WHEN pb_isdoc(${e}.x) OR jsonb_typeof(${e}.x) = 'array' THEN ${sub} ELSE false END)`;
   }
   return `(CASE WHEN jsonb_typeof(${v}) = 'array' THEN EXISTS (SELECT 1 FROM jsonb_array_elements(${v}) AS ${e}(x) WHERE ${test}) ELSE false END)`;

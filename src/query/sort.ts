@@ -8,6 +8,7 @@
 import { compareValues } from './compare-values.js';
 import { queryErrors } from './errors.js';
 import { parseFieldPath, pathSql } from './field-path.js';
+import { type ArrayFacts, pathArrayFree } from './filter-sql.js';
 import { encodeKey, KEY } from './key-encoding.js';
 import { EMPTY_ARRAY, MISSING, type Reached, walkPath } from './path-walk.js';
 import type { Doc } from './values.js';
@@ -32,14 +33,21 @@ export function parseSort(sort: unknown): SortSpec {
   });
 }
 
-/** The ORDER BY list (without the keywords); '' for an empty spec. params is unused (no operands). */
-export function compileSort(spec: SortSpec, docSql: string, _params?: unknown[]): string {
+/**
+ * The ORDER BY list (without the keywords); '' for an empty spec. params is unused (no operands). A field
+ * whose path meets no array in the collection (facts) sorts by pb_pk, the expression its index holds, so the
+ * index gives the order and a limit stops the scan early: without arrays the sort key is the value's key,
+ * and pb_pk's missing (05) below null (10) is an order among ties (MongoDB sorts missing as null). Only the
+ * last field may: on an earlier one, missing and null must tie so that the next field decides.
+ */
+export function compileSort(spec: SortSpec, docSql: string, _params?: unknown[], facts?: ArrayFacts): string {
   return spec
-    .map((f) =>
-      f.dir === 1
-        ? `pb_sk_asc(${docSql}, ${pathSql(f.parts)})`
-        : `pb_sk_desc(${docSql}, ${pathSql(f.parts)}) DESC`,
-    )
+    .map((f, i) => {
+      const path = pathSql(f.parts);
+      const desc = f.dir === 1 ? '' : ' DESC';
+      if (i === spec.length - 1 && pathArrayFree(f.parts, facts)) return `pb_pk(${docSql}, ${path})${desc}`;
+      return f.dir === 1 ? `pb_sk_asc(${docSql}, ${path})` : `pb_sk_desc(${docSql}, ${path}) DESC`;
+    })
     .join(', ');
 }
 

@@ -182,7 +182,7 @@ function parseDate(arg: unknown, bad: BadFn): Date {
 }
 
 /** Relaxed extended JSON: ISO-8601 for years 1970–9999, the canonical millisecond form for any other date. */
-function dateToWire(d: Date): unknown {
+export function dateToWire(d: Date): unknown {
   const year = d.getUTCFullYear();
   return year >= 1970 && year <= 9999
     ? { $date: d.toISOString() }

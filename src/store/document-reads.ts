@@ -2,8 +2,10 @@
 import { queryErrors } from '../query/errors.js';
 import { compileFilter, type FilterNode, matchesFilter } from '../query/filter.js';
 import { needsResidual, relaxForSql } from '../query/filter-residual.js';
+import type { ArrayFacts } from '../query/filter-sql.js';
 import { compileSort, type SortSpec } from '../query/sort.js';
 import { type Doc, fromStored, idKey, ObjectId } from '../query/values.js';
+import { arrayFacts, guardSql, stillArrayFree } from './multikey.js';
 import { query } from './query.js';
 import type { Db, Scope } from './scope.js';
 
@@ -38,18 +40,25 @@ const DOC_COLUMNS = 'id, doc::text AS doc';
 /**
  * `game_id = $1 AND stage = $2 AND collection = $3 AND <filter>`. An equality on _id with a string or
  * ObjectId also compares the id column (the primary key): such an _id has exactly one key, so it adds no
- * wrong match and lets the planner use the primary key.
+ * wrong match and lets the planner use the primary key. With facts (reads only, src/store/multikey.ts), paths
+ * on array-free fields compile without the array arm, and the statement checks the fields it relied on
+ * (facts.relied, which a sort compiled before may have filled too) in its own snapshot.
  */
-export function whereSql(scope: Scope, filter: FilterNode, params: unknown[]): string {
+export function whereSql(scope: Scope, filter: FilterNode, params: unknown[], facts?: ArrayFacts): string {
   params.push(scope.game, scope.stage, scope.collection);
   // Predicates without a SQL form are relaxed here; the reader checks the filter again (filter-residual.ts).
-  const sql = compileFilter(relaxForSql(filter), 'doc', params);
-  const parts = ['game_id = $1', 'stage = $2', 'collection = $3', sql];
+  const parts = [
+    'game_id = $1',
+    'stage = $2',
+    'collection = $3',
+    compileFilter(relaxForSql(filter), 'doc', params, facts),
+  ];
   const id = idEquality(filter);
   if (id !== undefined) {
     params.push(id);
     parts.push(`id = $${params.length}`);
   }
+  if (facts !== undefined && facts.relied.size > 0) parts.push(guardSql(facts, params));
   return parts.join(' AND ');
 }
 
@@ -73,9 +82,9 @@ export interface CompiledWhere {
   values: unknown[];
 }
 
-export function compileWhere(scope: Scope, filter: FilterNode): CompiledWhere {
+export function compileWhere(scope: Scope, filter: FilterNode, facts?: ArrayFacts): CompiledWhere {
   const values: unknown[] = [];
-  return { text: whereSql(scope, filter, values), values };
+  return { text: whereSql(scope, filter, values, facts), values };
 }
 
 export function selectSql(
@@ -90,7 +99,10 @@ export function selectSql(
     values.push(batch.afterId);
     text += ` AND id > $${values.length}`;
   }
-  const order = batch.ordered === false ? '' : ` ORDER BY ${sort === '' ? 'id' : `${sort}, id`}`;
+  // Ties go by id in the direction of the last sort field, the order an index built by store/indexes.ts (its
+  // keys, then id) gives when read forward or backward, so a sorted read with a limit stops early.
+  const tie = sort.endsWith(' DESC') ? 'id DESC' : 'id';
+  const order = batch.ordered === false ? '' : ` ORDER BY ${sort === '' ? 'id' : `${sort}, ${tie}`}`;
   values.push(batch.offset);
   let sql = `SELECT ${columns} FROM nosql_documents WHERE ${text}${order} OFFSET $${values.length}`;
   if (batch.limit !== undefined) {
@@ -110,15 +122,49 @@ export function readTextBatches(db: Db, scope: Scope, plan: ReadPlan): AsyncGene
   return readSqlBatches(db, scope, plan);
 }
 
-function readSqlBatches(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<string[]> {
-  const read = {
-    where: compileWhere(scope, plan.filter),
-    sort: compileSort(plan.sort, 'doc'),
-    inTime: deadlineOf(plan),
+async function* readSqlBatches(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<string[]> {
+  const read = await compileRead(db, scope, plan, await arrayFacts(db, scope));
+  read.inTime = deadlineOf(plan);
+  if (plan.sort.length === 0) yield* readInIdOrder(db, read, plan);
+  else if (plan.limit !== undefined && plan.limit <= FIRST_BATCH) yield* readOnce(db, read, plan);
+  else yield* readSorted(db, scope, read, plan);
+}
+
+/** The filter and sort compiled for one set of facts (the sort first: whereSql adds the guard for both). */
+async function compileRead(
+  db: Db,
+  scope: Scope,
+  plan: ReadPlan,
+  facts: ArrayFacts | undefined,
+): Promise<Read> {
+  const sort = compileSort(plan.sort, 'doc', undefined, facts);
+  const read: Read = {
+    where: compileWhere(scope, plan.filter, facts),
+    sort,
+    inTime: () => {},
+    facts,
+    async rows<T extends { id: string }>(build: () => { text: string; values: unknown[] }) {
+      for (let attempt = 1; ; attempt++) {
+        const stmt = build();
+        read.inTime();
+        const { rows } = await query<T>(db, stmt.text, stmt.values);
+        if (rows.length > 0 || read.facts === undefined || (await stillArrayFree(db, scope, read.facts)))
+          return rows;
+        // A relied-on field has held an array since the cache was filled: compile again (without any facts
+        // after a few rounds, so a collection that keeps gaining array fields still gets its answer).
+        const again = await compileRead(
+          db,
+          scope,
+          plan,
+          attempt < 3 ? await arrayFacts(db, scope) : undefined,
+        );
+        read.where = again.where;
+        read.sort = again.sort;
+        read.facts = again.facts;
+      }
+    },
   };
-  if (plan.sort.length === 0) return readInIdOrder(db, read, plan);
-  if (plan.limit !== undefined && plan.limit <= FIRST_BATCH) return readOnce(db, read, plan);
-  return readSorted(db, scope, read, plan);
+  return read;
 }
 
 /**
@@ -157,6 +203,12 @@ interface Read {
   sort: string;
   /** Throws once the plan's maxTimeMS has passed; called before each statement. */
   inTime: () => void;
+  facts: ArrayFacts | undefined;
+  /**
+   * Runs the statement build() makes from where and sort; when it answers no rows and relied on array-free
+   * fields, checks them (src/store/multikey.ts) and, if one has been recorded, recompiles and runs it again.
+   */
+  rows<T extends { id: string }>(build: () => { text: string; values: unknown[] }): Promise<T[]>;
 }
 
 function deadlineOf(plan: ReadPlan): () => void {
@@ -170,10 +222,10 @@ function deadlineOf(plan: ReadPlan): () => void {
 
 const toTexts = (rows: Array<{ doc: string }>) => rows.map((r) => r.doc);
 
-async function* readOnce(db: Db, read: Read, plan: ReadPlan): AsyncGenerator<string[]> {
-  const stmt = selectSql(read.where, read.sort, { afterId: undefined, offset: plan.skip, limit: plan.limit });
-  read.inTime();
-  const { rows } = await query<{ id: string; doc: string }>(db, stmt.text, stmt.values);
+async function* readOnce(_db: Db, read: Read, plan: ReadPlan): AsyncGenerator<string[]> {
+  const rows = await read.rows<{ id: string; doc: string }>(() =>
+    selectSql(read.where, read.sort, { afterId: undefined, offset: plan.skip, limit: plan.limit }),
+  );
   if (rows.length > 0) yield toTexts(rows);
 }
 
@@ -183,17 +235,12 @@ async function* readOnce(db: Db, read: Read, plan: ReadPlan): AsyncGenerator<str
  * the primary key instead, testing every document of the collection). When more match, the read starts
  * again in id order, in keyset batches on the primary key, each going on after the last id read.
  */
-async function* readInIdOrder(db: Db, read: Read, plan: ReadPlan): AsyncGenerator<string[]> {
+async function* readInIdOrder(_db: Db, read: Read, plan: ReadPlan): AsyncGenerator<string[]> {
   if (plan.skip === 0) {
     const probe = plan.limit === undefined ? FIRST_BATCH + 1 : Math.min(plan.limit, FIRST_BATCH + 1);
-    const stmt = selectSql(read.where, read.sort, {
-      afterId: undefined,
-      offset: 0,
-      limit: probe,
-      ordered: false,
-    });
-    read.inTime();
-    const { rows } = await query<{ id: string; doc: string }>(db, stmt.text, stmt.values);
+    const rows = await read.rows<{ id: string; doc: string }>(() =>
+      selectSql(read.where, read.sort, { afterId: undefined, offset: 0, limit: probe, ordered: false }),
+    );
     if (rows.length <= FIRST_BATCH) {
       if (rows.length > 0) yield toTexts(rows);
       return;
@@ -206,9 +253,9 @@ async function* readInIdOrder(db: Db, read: Read, plan: ReadPlan): AsyncGenerato
     const want = plan.limit === undefined ? size : Math.min(size, plan.limit - fetched);
     if (want <= 0) return;
     const offset = afterId === undefined ? plan.skip : 0;
-    const stmt = selectSql(read.where, read.sort, { afterId, offset, limit: want });
-    read.inTime();
-    const { rows } = await query<{ id: string; doc: string }>(db, stmt.text, stmt.values);
+    const rows = await read.rows<{ id: string; doc: string }>(() =>
+      selectSql(read.where, read.sort, { afterId, offset, limit: want }),
+    );
     fetched += rows.length;
     if (rows.length > 0) yield toTexts(rows);
     if (rows.length < want) return;
@@ -223,9 +270,9 @@ async function* readInIdOrder(db: Db, read: Read, plan: ReadPlan): AsyncGenerato
  */
 async function* readSorted(db: Db, scope: Scope, read: Read, plan: ReadPlan): AsyncGenerator<string[]> {
   const batch = { afterId: undefined, offset: plan.skip, limit: plan.limit };
-  const stmt = selectSql(read.where, read.sort, batch, 'id');
-  read.inTime();
-  const ids = (await query<{ id: string }>(db, stmt.text, stmt.values)).rows.map((r) => r.id);
+  const ids = (await read.rows<{ id: string }>(() => selectSql(read.where, read.sort, batch, 'id'))).map(
+    (r) => r.id,
+  );
   let size = FIRST_BATCH;
   for (let i = 0; i < ids.length; i += size, size = Math.min(MAX_BATCH, size * 4)) {
     const chunk = ids.slice(i, i + size);
@@ -242,6 +289,7 @@ async function* readSorted(db: Db, scope: Scope, read: Read, plan: ReadPlan): As
   }
 }
 
+/** The number of matches; a count of 0 that relied on array-free fields is confirmed as a find's empty answer is. */
 export async function countMatches(db: Db, scope: Scope, filter: FilterNode): Promise<number> {
   if (needsResidual(filter)) {
     let n = 0;
@@ -249,14 +297,19 @@ export async function countMatches(db: Db, scope: Scope, filter: FilterNode): Pr
       n += texts.length;
     return n;
   }
-  const values: unknown[] = [];
-  const where = whereSql(scope, filter, values);
-  const { rows } = await query<{ n: string }>(
-    db,
-    `SELECT count(*) AS n FROM nosql_documents WHERE ${where}`,
-    values,
-  );
-  return Number(rows[0]?.n ?? 0);
+  let facts: ArrayFacts | undefined = await arrayFacts(db, scope);
+  for (let attempt = 1; ; attempt++) {
+    const values: unknown[] = [];
+    const where = whereSql(scope, filter, values, facts);
+    const { rows } = await query<{ n: string }>(
+      db,
+      `SELECT count(*) AS n FROM nosql_documents WHERE ${where}`,
+      values,
+    );
+    const n = Number(rows[0]?.n ?? 0);
+    if (n > 0 || facts === undefined || (await stillArrayFree(db, scope, facts))) return n;
+    facts = attempt < 3 ? await arrayFacts(db, scope) : undefined;
+  }
 }
 
 /** PostgreSQL's plan of the first statement a find runs, as EXPLAIN (FORMAT JSON) gives it. */
@@ -265,7 +318,9 @@ export async function explainRead(db: Db, scope: Scope, plan: ReadPlan): Promise
   const cap = unordered ? FIRST_BATCH + 1 : FIRST_BATCH;
   const limit = plan.limit === undefined ? cap : Math.min(plan.limit, cap);
   const batch = { afterId: undefined, offset: plan.skip, limit, ordered: !unordered };
-  const stmt = selectSql(compileWhere(scope, plan.filter), compileSort(plan.sort, 'doc'), batch);
+  const facts = await arrayFacts(db, scope);
+  const sort = compileSort(plan.sort, 'doc', undefined, facts);
+  const stmt = selectSql(compileWhere(scope, plan.filter, facts), sort, batch);
   const { rows } = await query<{ 'QUERY PLAN': unknown }>(
     db,
     `EXPLAIN (FORMAT JSON) ${stmt.text}`,

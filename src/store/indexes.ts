@@ -31,7 +31,11 @@ function createSql(scope: Scope, pgName: string, index: BuildSpec, concurrently:
   // DDL takes no bind parameters: the scope is checked against strict patterns, then quoted as literals.
   assertSafeScope(scope);
   const lit = (s: string) => pg.escapeLiteral(s);
-  const columns = indexColumnsSql(index.keys, 'doc', index.unique);
+  // A non-unique index ends with id in the direction of its last key: ties of a sort on its keys are read in id
+  // order (document-reads.ts orders them so), so the index gives the whole ORDER BY and a limit stops early.
+  const last = index.keys[index.keys.length - 1]!;
+  const tie = index.unique ? '' : `, id${last.dir === -1 ? ' DESC' : ''}`;
+  const columns = `${indexColumnsSql(index.keys, 'doc', index.unique)}${tie}`;
   return (
     `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${concurrently ? 'CONCURRENTLY ' : ''}${pgName} ON nosql_documents ` +
     `(${columns}) WHERE game_id = ${lit(scope.game)} AND stage = ${lit(scope.stage)} AND collection = ${lit(scope.collection)}`

@@ -6,6 +6,7 @@ import { Query } from 'mingo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docArb, filterArb, sortArb } from '../../src/query/arbitraries.test-util.js';
 import { compileFilter, matchesFilter, parseFilter } from '../../src/query/filter.js';
+import type { ArrayFacts } from '../../src/query/filter-sql.js';
 import { compareBySort, compileSort, parseSort } from '../../src/query/sort.js';
 import { type Doc, idKey, storedText, toWire, type Value } from '../../src/query/values.js';
 import { STORES, type TestStore } from './test-store.test-util.js';
@@ -43,10 +44,47 @@ async function insertDocs(store: TestStore, docs: Doc[]): Promise<{ name: string
   return { name, byId };
 }
 
+/**
+ * The collection's multikey record as the triggers wrote it, checked against the documents (exactly the
+ * top-level fields holding an array somewhere below), as the facts a read compiles with.
+ */
+async function factsOf(store: TestStore, name: string, docs: Doc[]): Promise<ArrayFacts> {
+  const rows = await store.query<{ field: string }>(
+    'SELECT field FROM nosql_multikey WHERE collection = $1 ORDER BY field',
+    [name],
+  );
+  const recorded = rows.map((r) => r.field);
+  const holds = (v: unknown): boolean =>
+    Array.isArray(v) ||
+    (v !== null &&
+      typeof v === 'object' &&
+      Object.getPrototypeOf(v) === Object.prototype &&
+      Object.values(v).some(holds));
+  const expected = [...new Set(docs.flatMap((d) => Object.keys(d).filter((k) => holds(d[k]))))].sort();
+  expect(recorded).toEqual(expected);
+  const fields = new Set(recorded);
+  return { arrayFree: (f) => !fields.has(f), relied: new Set() };
+}
+
+/**
+ * Puts arrays (flat, nested, empty, of mixed types) on paths the generators keep scalar, in some documents,
+ * as a collection that later gains an array on an indexed path does.
+ */
+const withArraysOnScalarPaths = (docs: Doc[], seed: number): Doc[] =>
+  docs.map((d, i) => {
+    if ((i + seed) % 3 !== 0) return d;
+    const arrays: Value[] = [[1, 'a'], [[2], null], [], [3, [4, -1]], ['b', true]];
+    const a = arrays[(i + seed) % arrays.length]!;
+    if (seed % 2 === 0) return { ...d, n: a, s: [a, 'ab'] };
+    return { ...d, nested: { p: { q: a } } };
+  });
+
 interface Mismatch {
   filter: unknown;
   doc: unknown;
   sql: boolean;
+  /** Compiled with the collection's multikey record (array-free paths without the array arm). */
+  withFacts: boolean;
   js: boolean;
   mingo?: boolean;
 }
@@ -60,7 +98,11 @@ async function checkFilters(
   const { name, byId } = await insertDocs(store, docs);
   const params: unknown[] = [name];
   const nodes = filters.map((f) => parseFilter(toWire(f as Value)));
-  const columns = nodes.map((node, i) => `${compileFilter(node, 'd.doc', params)} AS m${i}`);
+  const facts = await factsOf(store, name, docs);
+  const columns = nodes.flatMap((node, i) => [
+    `${compileFilter(node, 'd.doc', params)} AS m${i}`,
+    `${compileFilter(node, 'd.doc', params, facts)} AS f${i}`,
+  ]);
   const rows = await store.query<Record<string, unknown>>(
     `SELECT d.id, ${columns.join(', ')} FROM nosql_documents AS d WHERE d.game_id = 'g' AND d.stage = 'live' AND d.collection = $1`,
     params,
@@ -73,10 +115,18 @@ async function checkFilters(
     for (const row of rows) {
       const doc = byId.get(row.id as string)!;
       const sql = row[`m${i}`] as boolean;
+      const withFacts = row[`f${i}`] as boolean;
       const js = matchesFilter(nodes[i]!, doc);
       const viaMingo = mingo?.test(doc);
-      if (sql !== js || (viaMingo !== undefined && viaMingo !== sql)) {
-        mismatches.push({ filter: toWire(filter as Value), doc: toWire(doc), sql, js, mingo: viaMingo });
+      if (sql !== js || withFacts !== js || (viaMingo !== undefined && viaMingo !== sql)) {
+        mismatches.push({
+          filter: toWire(filter as Value),
+          doc: toWire(doc),
+          sql,
+          withFacts,
+          js,
+          mingo: viaMingo,
+        });
       }
     }
   });
@@ -91,15 +141,22 @@ async function checkSorts(
   safe: boolean,
 ): Promise<string[]> {
   const { name, byId } = await insertDocs(store, docs);
+  const facts = await factsOf(store, name, docs);
   const problems: string[] = [];
   for (const sort of sorts) {
     const spec = parseSort(sort);
     const cmp = compareBySort(spec);
-    const rows = await store.query<{ id: string }>(
-      `SELECT d.id FROM nosql_documents AS d WHERE d.collection = $1 ORDER BY ${compileSort(spec, 'd.doc', [])}`,
-      [name],
-    );
-    const orders: Array<[string, Doc[]]> = [['sql', rows.map((r) => byId.get(r.id)!)]];
+    const orders: Array<[string, Doc[]]> = [];
+    for (const [who, f] of [
+      ['sql', undefined],
+      ['sql with facts', facts],
+    ] as const) {
+      const rows = await store.query<{ id: string }>(
+        `SELECT d.id FROM nosql_documents AS d WHERE d.collection = $1 ORDER BY ${compileSort(spec, 'd.doc', [], f)}`,
+        [name],
+      );
+      orders.push([who, rows.map((r) => byId.get(r.id)!)]);
+    }
     if (safe)
       orders.push([
         'mingo',
@@ -154,6 +211,23 @@ describe.each(STORES)('query differential on $name', ({ open }) => {
     await fc.assert(
       fc.asyncProperty(arb, async ([docs, filters]) => {
         expect((await checkFilters(store, docs, filters, false)).slice(0, 3)).toEqual([]);
+      }),
+      { numRuns: FULL_COLLECTIONS, endOnFailure: true },
+    );
+  }, 120_000);
+
+  it('arrays, nested arrays and mixed types on otherwise scalar paths → SQL with and without facts agree with matchesFilter', async () => {
+    const arb = fc.tuple(
+      fc.array(docArb(true), { minLength: MIN_DOCS, maxLength: 12 }),
+      fc.array(filterArb(true), { minLength: FILTERS_PER_COLLECTION, maxLength: FILTERS_PER_COLLECTION }),
+      fc.nat(),
+      fc.array(sortArb(true), { minLength: SORTS_PER_COLLECTION, maxLength: SORTS_PER_COLLECTION }),
+    );
+    await fc.assert(
+      fc.asyncProperty(arb, async ([docs, filters, seed, sorts]) => {
+        const mixed = withArraysOnScalarPaths(docs, seed);
+        expect((await checkFilters(store, mixed, filters, false)).slice(0, 3)).toEqual([]);
+        expect((await checkSorts(store, mixed, sorts, false)).slice(0, 3)).toEqual([]);
       }),
       { numRuns: FULL_COLLECTIONS, endOnFailure: true },
     );

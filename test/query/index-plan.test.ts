@@ -1,6 +1,7 @@
 // Expression indexes from indexExpressions are used by the planner for equality, range and sorted range finds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileFilter, parseFilter } from '../../src/query/filter.js';
+import type { ArrayFacts } from '../../src/query/filter-sql.js';
 import { indexColumnsSql, parseIndexKeys } from '../../src/query/indexes.js';
 import { compileSort, parseSort } from '../../src/query/sort.js';
 import { storedText } from '../../src/query/values.js';
@@ -19,14 +20,37 @@ function player(i: number) {
   };
 }
 
-async function plan(store: TestStore, query: unknown, sort?: unknown, limit?: number): Promise<string> {
+async function plan(
+  store: TestStore,
+  query: unknown,
+  sort?: unknown,
+  limit?: number,
+  facts?: ArrayFacts,
+  count = false,
+): Promise<string> {
   const params: unknown[] = ['g', 'live', 'players'];
-  const where = compileFilter(parseFilter(query), 'd.doc', params);
-  const order = sort ? ` ORDER BY ${compileSort(parseSort(sort), 'd.doc', params)}` : '';
-  const sql = `EXPLAIN SELECT d.doc FROM nosql_documents AS d
+  const order = sort ? ` ORDER BY ${compileSort(parseSort(sort), 'd.doc', params, facts)}, d.id` : '';
+  const where = compileFilter(parseFilter(query), 'd.doc', params, facts);
+  const sql = `EXPLAIN SELECT ${count ? 'count(*)' : 'd.doc'} FROM nosql_documents AS d
     WHERE d.game_id = $1 AND d.stage = $2 AND d.collection = $3 AND ${where}${order}${limit ? ` LIMIT ${limit}` : ''}`;
   const rows = await store.query<{ 'QUERY PLAN': string }>(sql, params);
   return rows.map((r) => r['QUERY PLAN']).join('\n');
+}
+
+/** The facts a read compiles with: the collection's multikey record as the triggers wrote it. */
+async function factsOf(store: TestStore): Promise<ArrayFacts> {
+  const rows = await store.query<{ field: string }>(
+    "SELECT field FROM nosql_multikey WHERE collection = 'players'",
+  );
+  const fields = new Set(rows.map((r) => r.field));
+  return { arrayFree: (f) => !fields.has(f), relied: new Set() };
+}
+
+/** No key recomputation per row: no array arm, no sort key and no key function outside index conditions. */
+function expectNoPerRowKeys(text: string): void {
+  expect(text).not.toMatch(/pb_walk|pb_sk_|pb_arr/);
+  for (const line of text.split('\n').filter((l) => /Filter:/.test(l))) expect(line).not.toMatch(/pb_/);
+  expect(text).not.toMatch(/Seq Scan/);
 }
 
 describe.each(STORES)('index use on $name', ({ open }) => {
@@ -75,6 +99,58 @@ describe.each(STORES)('index use on $name', ({ open }) => {
     const text = await plan(store, { country: 'JP', level: { $gte: 50 } }, undefined, 20);
     expect(text).toMatch(/(Index Scan|Bitmap Index Scan) on by_(country_)?level/);
     expect(text).not.toMatch(/Seq Scan/);
+  });
+
+  describe('with the multikey record (no path of these players holds an array)', () => {
+    it('equality → index condition alone', async () => {
+      const text = await plan(
+        store,
+        { displayName: 'player-4321' },
+        undefined,
+        undefined,
+        await factsOf(store),
+      );
+      expect(text).toMatch(/Index Scan.* (on|using) by_name/);
+      expectNoPerRowKeys(text);
+    });
+
+    it('range sorted by the indexed field desc, limit 20 → the index read backward, no sort of the matches', async () => {
+      const text = await plan(store, { level: { $gt: 50 } }, { level: -1 }, 20, await factsOf(store));
+      expect(text).toMatch(/Index Scan( Backward)? using by_level/);
+      expect(text).not.toMatch(/(^|->\s+)Sort\b/m);
+      expectNoPerRowKeys(text);
+    });
+
+    it('sort without a filter, ascending, limit 5 → an index gives the order', async () => {
+      const text = await plan(store, {}, { level: 1 }, 5, await factsOf(store));
+      expect(text).toMatch(/Index Scan( Backward)? using by_level/);
+      expect(text).not.toMatch(/(^|->\s+)Sort\b/m);
+    });
+
+    it('count of an equality and of a range → index conditions, no per-row keys', async () => {
+      const facts = await factsOf(store);
+      for (const q of [{ country: 'JP' }, { level: { $gte: 95 } }]) {
+        const text = await plan(store, q, undefined, undefined, facts, true);
+        expect(text).toMatch(/Index (Only )?Scan|Bitmap Index Scan/);
+        expectNoPerRowKeys(text);
+      }
+    });
+
+    it('compound filter and $in, limit 20 → index conditions', async () => {
+      const facts = await factsOf(store);
+      const both = await plan(store, { country: 'JP', level: { $gte: 50 } }, undefined, 20, facts);
+      expect(both).toMatch(/Index Scan.* (on|using) by_(country_)?level/);
+      expectNoPerRowKeys(both);
+      const inList = await plan(
+        store,
+        { displayName: { $in: ['player-1', 'player-2'] } },
+        undefined,
+        20,
+        facts,
+      );
+      expect(inList).toMatch(/Index Scan.* (on|using) by_name/);
+      expectNoPerRowKeys(inList);
+    });
   });
 
   it('indexed finds → the same documents as the filter without index', async () => {

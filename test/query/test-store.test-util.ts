@@ -1,5 +1,5 @@
-// Test support: a fresh store (in-memory PGlite, or a throwaway schema on PostgreSQL) with migration 0003
-// and the nosql_documents table, for the query engine's tests.
+// Test support: a fresh store (in-memory PGlite, or a throwaway schema on PostgreSQL) with migrations 0003
+// and 0010, the nosql_documents table and the multikey record (0013), for the query engine's tests.
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -11,8 +11,16 @@ export interface TestStore {
   close(): Promise<void>;
 }
 
-const MIGRATION = new URL('../../src/store/migrations/0003_query_functions.sql', import.meta.url);
-const TABLE = `CREATE TABLE nosql_documents (
+const MIGRATIONS = ['0003_query_functions.sql', '0010_key_functions_plpgsql.sql'].map(
+  (f) => new URL(`../../src/store/migrations/${f}`, import.meta.url),
+);
+/** The multikey record and its triggers, after the table. */
+const MULTIKEY = new URL('../../src/store/migrations/0014_multikey_fields.sql', import.meta.url);
+const sqlOf = (schema: string) =>
+  [...MIGRATIONS.map((m) => readFileSync(m, 'utf8')), TABLE_SQL, readFileSync(MULTIKEY, 'utf8')]
+    .map((sql) => renderMigration(sql, schema))
+    .join(';\n');
+const TABLE_SQL = `CREATE TABLE nosql_documents (
   game_id text, stage text, collection text, id text, doc jsonb NOT NULL,
   PRIMARY KEY (game_id, stage, collection, id))`;
 
@@ -20,8 +28,7 @@ const PG_URL = process.env.PLAYBASE_TEST_DATABASE_URL;
 
 async function openPglite(): Promise<TestStore> {
   const db = new PGlite();
-  await db.exec(renderMigration(readFileSync(MIGRATION, 'utf8'), 'public'));
-  await db.exec(TABLE);
+  await db.exec(sqlOf('public'));
   return {
     name: 'pglite',
     query: async <T>(sql: string, params?: unknown[]) => (await db.query<T>(sql, params)).rows,
@@ -36,8 +43,7 @@ async function openPostgres(url: string): Promise<TestStore> {
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   const pool = new pg.Pool({ connectionString: url, max: 2, options: `-c search_path=${schema}` });
-  await pool.query(renderMigration(readFileSync(MIGRATION, 'utf8'), schema));
-  await pool.query(TABLE);
+  await pool.query(sqlOf(schema));
   return {
     name: 'postgres',
     query: async <T>(sql: string, params?: unknown[]) =>

@@ -1,0 +1,100 @@
+// $count and $group after a pushed-down $match, as one SQL statement (src/query/aggregate-sql.ts says which
+// pipelines qualify and turns the rows into documents). Grouping is by the JSONB value of the key path, the
+// totals are exact (numeric sums) with the facts the evaluator needs to know whether it would agree.
+import type { GroupRow, SqlAggregate } from '../query/aggregate-sql.js';
+import { pathSql } from '../query/field-path.js';
+import type { FilterNode } from '../query/filter.js';
+import { type ArrayFacts, pathArrayFree } from '../query/filter-sql.js';
+import { whereSql } from './document-reads.js';
+import { arrayFacts, stillArrayFree } from './multikey.js';
+import { query } from './query.js';
+import type { Db, Scope } from './scope.js';
+
+type Group = Extract<SqlAggregate, { kind: 'group' }>;
+
+/** A path's value as the expression "$a.b" gives it: a top-level field always, a deeper one if array-free. */
+function valueSql(parts: string[], facts: ArrayFacts | undefined): string | undefined {
+  if (parts.length > 1 && !pathArrayFree(parts, facts)) return undefined;
+  return `(doc #> ${pathSql(parts)})`;
+}
+
+function groupSql(
+  agg: Group,
+  facts: ArrayFacts | undefined,
+  scope: Scope,
+  filter: FilterNode,
+  maxGroups: number,
+) {
+  const values: unknown[] = [];
+  // Three levels, each fenced with OFFSET 0 so that PostgreSQL computes each path's value once per row (a
+  // flattened subquery repeats the expression wherever the outer level names its column).
+  const paths: string[] = ['id'];
+  const inner: string[] = ['id'];
+  const outer: string[] = ['count(*) AS n'];
+  let group = '';
+  if ('parts' in agg.id) {
+    const v = valueSql(agg.id.parts, facts);
+    if (v === undefined) return undefined;
+    paths.push(`${v} AS k`);
+    inner.push(`coalesce(k, 'null'::jsonb) AS k`);
+    outer.push('k::text AS key');
+    group = ' GROUP BY k';
+  } else outer.push('NULL AS key');
+  let t = 0;
+  for (const f of agg.fields) {
+    if (f.kind === 'count') continue;
+    const v = valueSql(f.parts, facts);
+    if (v === undefined) return undefined;
+    t += 1;
+    // The number as numeric (once per row), and whether the value is a tagged long or special double.
+    const j = `j${t}`;
+    paths.push(`${v} AS ${j}`);
+    inner.push(
+      `CASE WHEN jsonb_typeof(${j}) = 'number' THEN (${j})::numeric END AS n${t}`,
+      `(jsonb_typeof(${j}) = 'object' AND (${j} ? '$numberLong' OR ${j} ? '$numberDouble')) AS x${t}`,
+    );
+    outer.push(
+      `sum(n${t}) AS s${t}`,
+      `count(n${t}) AS c${t}`,
+      `coalesce(max(scale(n${t})) = 0 AND min(n${t}) >= -2147483648 AND max(n${t}) <= 2147483647, true) AS i${t}`,
+      `coalesce(bool_or(x${t}), false) AS o${t}`,
+    );
+  }
+  const where = whereSql(scope, filter, values, facts);
+  values.push(maxGroups + 1);
+  const rows = `SELECT ${paths.join(', ')} FROM nosql_documents WHERE ${where} OFFSET 0`;
+  const text = `SELECT ${outer.join(', ')} FROM (SELECT ${inner.join(', ')} FROM (${rows}) AS r OFFSET 0) AS d${group} ORDER BY min(id) LIMIT $${values.length}`;
+  return { text, values, totals: t };
+}
+
+/**
+ * The group rows of a $group after a $match, or undefined when a path needs the evaluator (a deeper path
+ * through a field that has held arrays). More than maxGroups rows answer maxGroups + 1 (the caller refuses).
+ */
+export async function groupRows(
+  db: Db,
+  scope: Scope,
+  filter: FilterNode,
+  agg: Group,
+  maxGroups: number,
+): Promise<GroupRow[] | undefined> {
+  let facts: ArrayFacts | undefined = await arrayFacts(db, scope);
+  for (let attempt = 1; ; attempt++) {
+    const stmt = groupSql(agg, facts, scope, filter, maxGroups);
+    if (stmt === undefined) return undefined;
+    const { rows } = await query<Record<string, unknown>>(db, stmt.text, stmt.values);
+    if (rows.length > 0 || facts === undefined || (await stillArrayFree(db, scope, facts))) {
+      return rows.map((r) => ({
+        key: r.key as string | null,
+        n: String(r.n),
+        totals: Array.from({ length: stmt.totals }, (_, i) => ({
+          sum: r[`s${i + 1}`] === null ? null : String(r[`s${i + 1}`]),
+          count: String(r[`c${i + 1}`]),
+          int32: r[`i${i + 1}`] as boolean,
+          other: r[`o${i + 1}`] as boolean,
+        })),
+      }));
+    }
+    facts = attempt < 3 ? await arrayFacts(db, scope) : undefined;
+  }
+}

@@ -1,0 +1,72 @@
+// The multikey record (migration 0013): per collection, the top-level fields that have held an array in some
+// document. Triggers on nosql_documents add a field in the transaction that writes the array, and rows are
+// never removed, so the record only grows while the collection lives.
+//
+// A read compiles its filter and sort with the record it knows (cached per pool: most reads cost no extra
+// statement) and lets paths on fields not in it skip MongoDB's array arm. The cache may lag behind the table,
+// never ahead of it, so every statement that relied on a field being array-free checks that in its own
+// snapshot (`guardSql`, a one-time filter): when the field has been recorded meanwhile, the statement answers
+// no rows, and the read, seeing no rows, asks the table (`stillArrayFree`); if the field is recorded the read
+// refreshes the cache and runs again with the array arm. Because the record only grows, a field not recorded
+// now was not recorded at the statement's snapshot either, so an empty answer it confirms is exact.
+import type { ArrayFacts } from '../query/filter-sql.js';
+import { query } from './query.js';
+import type { Db, Scope } from './scope.js';
+
+/** The record's primary key: the index a read's check uses (explain leaves it out of the indexes used). */
+export const MULTIKEY_INDEX = 'nosql_multikey_pkey';
+
+/** Collections remembered per pool; past this the oldest is forgotten (it is read again when next used). */
+const MAX_CACHED = 10_000;
+const caches = new WeakMap<object, Map<string, Set<string>>>();
+
+const keyOf = (scope: Scope) => JSON.stringify([scope.game, scope.stage, scope.collection]);
+
+function cacheOf(db: Db): Map<string, Set<string>> {
+  let cache = caches.get(db);
+  if (cache === undefined) {
+    cache = new Map();
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
+async function readRecord(db: Db, scope: Scope): Promise<Set<string>> {
+  const { rows } = await query<{ field: string }>(
+    db,
+    'SELECT field FROM nosql_multikey WHERE game_id = $1 AND stage = $2 AND collection = $3',
+    [scope.game, scope.stage, scope.collection],
+  );
+  const fields = new Set(rows.map((r) => r.field));
+  const cache = cacheOf(db);
+  cache.delete(keyOf(scope));
+  cache.set(keyOf(scope), fields);
+  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
+  return fields;
+}
+
+/** Facts for compiling one statement of a read: fields not in the (cached) record are array-free. */
+export async function arrayFacts(db: Db, scope: Scope): Promise<ArrayFacts> {
+  const fields = cacheOf(db).get(keyOf(scope)) ?? (await readRecord(db, scope));
+  return { arrayFree: (field) => !fields.has(field), relied: new Set() };
+}
+
+/**
+ * The one-time filter a statement adds when it relied on fields being array-free: true while none of them is
+ * in the record, in the statement's own snapshot. Scope parameters are $1..$3 (whereSql binds them first).
+ */
+export function guardSql(facts: ArrayFacts, params: unknown[]): string {
+  if (facts.relied.size === 0) return 'TRUE';
+  params.push([...facts.relied]);
+  return `NOT EXISTS (SELECT 1 FROM nosql_multikey WHERE game_id = $1 AND stage = $2 AND collection = $3 AND field = ANY($${params.length}::text[]))`;
+}
+
+/**
+ * After a statement that relied on facts answered no rows: true when none of the relied fields is recorded
+ * (the empty answer stands); false when one is (the cache is refreshed: compile again and rerun).
+ */
+export async function stillArrayFree(db: Db, scope: Scope, facts: ArrayFacts): Promise<boolean> {
+  if (facts.relied.size === 0) return true;
+  const fields = await readRecord(db, scope);
+  return ![...facts.relied].some((f) => fields.has(f));
+}
