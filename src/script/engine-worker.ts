@@ -225,9 +225,10 @@ function run(module: QuickJSWASMModule, id: number, queued: Job): JobResult {
     id,
     job,
     ctx,
-    scriptData: { ...job.scriptData },
+    // Null-prototype maps: a script naming a key "__proto__" gets an own key, never a prototype swap.
+    scriptData: Object.assign(Object.create(null), job.scriptData),
     scriptDataBytes: new Map(Object.entries(job.scriptData).map(([k, v]) => [k, JSON.stringify(v).length])),
-    errors: { ...job.errors },
+    errors: Object.assign(Object.create(null), job.errors),
     logs: [],
     dropped: 0,
     loaded: new Set(),

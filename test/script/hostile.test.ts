@@ -151,6 +151,17 @@ describe('hostile scripts', () => {
     expect(answer.scriptErrorMessage).toMatch(/scriptData over/);
   });
 
+  it('scriptData and script errors named "__proto__" are plain keys: the other keys still reach the answer', async () => {
+    const answer = await runHostile(
+      'Spark.setScriptData("__proto__", {polluted: true}); Spark.setScriptData("kept", 1);' +
+        'Spark.setScriptData("after", Spark.getScriptData("__proto__"));',
+    );
+    expect(answer.error).toBeUndefined();
+    expect(answer.scriptData.kept).toBe(1);
+    expect(answer.scriptData.after).toEqual({ polluted: true });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('an oversized write is refused in the sandbox, before the event loop parses it', async () => {
     const answer = await runHostile(
       'var big = new Array(5 * 1024 * 1024).join("x"); Spark.runtimeCollection("big").insert({ big: big });',
