@@ -123,7 +123,7 @@ describe('JWT issuance', () => {
   it('scoped JWT (nosql, config, admin) → only that scope’s keys, scope claim set, and a smaller token', async () => {
     const full = await issueJwt(server, dev, game);
     const expected: Record<string, string[]> = {
-      nosql: ['nosql', 'nosql.admin', 'nosql.dataExplorer'],
+      nosql: ['nosql', 'nosql.admin', 'nosql.dataExplorer', 'nosql.leaderboards', 'nosql.players'],
       config: ['configurator', 'game'],
       admin: ['admin', 'admin.permissions', 'admin.pushNotifications', 'admin.snapshots', 'game', 'manage'],
     };

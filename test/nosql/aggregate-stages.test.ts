@@ -221,7 +221,17 @@ describe('hostile sizes', () => {
       [[grow, { $facet: { all: [{ $skip: 0 }] } }], '$facet'],
       [[grow, { $group: { _id: null, all: { $push: '$s' } } }], '$push'],
       [
-        [grow, { $bucketAuto: { groupBy: '$_id', buckets: 1, output: { all: { $addToSet: '$s' } } } }],
+        // Distinct values ($addToSet keeps one of equal ones): 20 strings of 1 MiB.
+        [
+          grow,
+          {
+            $bucketAuto: {
+              groupBy: '$_id',
+              buckets: 1,
+              output: { all: { $addToSet: { $concat: ['$s', { $toString: '$_id' }] } } },
+            },
+          },
+        ],
         '$addToSet',
       ],
       [[{ $limit: 1 }, { $lookup: { from: c, pipeline: [grow], as: 'all' } }], '$lookup'],
