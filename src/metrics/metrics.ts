@@ -26,7 +26,9 @@ export interface Metrics {
 
 // Process metrics describe the process, not a server: one set however many servers a process builds (tests build
 // dozens). collectDefaultMetrics starts an event-loop delay monitor and a GC observer it never stops, so calling
-// it per server would leave one of each running per server ever built.
+// it per server would leave one of each running per server ever built. The set is made when the first server is
+// built, not at the first scrape: prom-client counts CPU seconds from the moment it starts, so a lazy start left the
+// first scrape with the CPU of the scrape alone (often 0 at the kernel's tick granularity).
 let processRegistry: Registry | undefined;
 function processMetrics(): Registry {
   if (!processRegistry) {
@@ -111,6 +113,7 @@ function exportMetrics(registers: Registers): Pick<Metrics, 'exportDuration' | '
 export function createMetrics(pool: pg.Pool): Metrics {
   const registry = new Registry();
   const registers = [registry];
+  const perProcess = processMetrics();
   observePool(pool, registry, ACQUIRE_BUCKETS);
   return {
     registry,
@@ -118,7 +121,7 @@ export function createMetrics(pool: pg.Pool): Metrics {
     limitRefusals: limitRefusalsCounter(registers),
     ...runtimeMetrics(registers),
     ...exportMetrics(registers),
-    render: () => Registry.merge([processMetrics(), registry]).metrics(),
+    render: () => Registry.merge([perProcess, registry]).metrics(),
     contentType: registry.contentType,
   };
 }
