@@ -7,7 +7,7 @@ import { createWorld, type World } from './world.js';
 let w: World;
 beforeAll(async () => {
   w = await createWorld();
-  for (const name of ['mkplayer', 'mkupd', 'mkorder'])
+  for (const name of ['mkplayer', 'mkupd', 'mkorder', 'mkcount'])
     await w.ok('POST', 'preview', `collection/${name}/runtime`, {});
 });
 afterAll(async () => {
@@ -148,5 +148,24 @@ describe('answers stay exact when an indexed path gains an array', () => {
     });
     expect(await record('script.mkorder')).toEqual(['stats', 'tags', 'zeta']);
     expect(ids(await w.ok('POST', 'preview', `${C}/find`, { query: { zeta: { $gt: 50 } } }))).toEqual([2]);
+  });
+
+  it('equality on a string path an index leads with → the index condition alone (no per-row filter), exact', async () => {
+    const C = 'collection/script.mkcount';
+    await w.ok('POST', 'preview', `${C}/index/country_1`, { country: 1 });
+    const docs = Array.from({ length: 40 }, (_, i) => ({ _id: i, country: i % 4 ? 'FR' : 'GB', n: i }));
+    await w.ok('POST', 'preview', `${C}/insert`, docs);
+    const explain = await w.ok<{ plan: unknown }>('POST', 'preview', `${C}/explain`, {
+      query: { country: 'GB' },
+    });
+    expect(JSON.stringify(explain.plan)).not.toMatch(/"Filter":"[^"]*#>/);
+    expect(await w.ok('POST', 'preview', `${C}/count`, { query: { country: 'GB' } })).toMatchObject({
+      count: 10,
+    });
+    await w.ok('POST', 'preview', `${C}/insert`, { _id: 'arr', country: ['GB', 'DE'] });
+    expect(await w.ok('POST', 'preview', `${C}/count`, { query: { country: 'GB' } })).toMatchObject({
+      count: 11,
+    });
+    expect(ids(await w.ok('POST', 'preview', `${C}/find`, { query: { country: 'DE' } }))).toEqual(['arr']);
   });
 });
