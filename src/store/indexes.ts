@@ -83,7 +83,7 @@ const MAX_KEY_STATISTICS = 100;
 
 /** `CREATE STATISTICS` on the key expression of a path (the one filters compare), named after the path. */
 export function keyStatisticsSql(parts: string[]): string {
-  const name = `nx_st_${createHash('sha1').update(JSON.stringify(parts)).digest('hex')}`;
+  const name = `nx_st_${createHash('md5').update(JSON.stringify(parts)).digest('hex')}`;
   return `CREATE STATISTICS IF NOT EXISTS ${name} ON (pb_pk(doc, ${pathSql(parts)})) FROM nosql_documents`;
 }
 

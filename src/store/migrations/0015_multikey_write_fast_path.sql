@@ -34,3 +34,4 @@ BEGIN
   RETURN NULL;
 END
 $$;
+
