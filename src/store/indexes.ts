@@ -75,7 +75,8 @@ export async function buildPgIndex(
 ): Promise<void> {
   checkPgName(pgName);
   await runDdl(pool, createSql(scope, pgName, index, options.concurrently), options);
-  if (!index.unique) await addKeyStatistics(pool, index.keys, options);
+  // A planner hint only: an index whose statistics could not be added is still a good index.
+  if (!index.unique) await addKeyStatistics(pool, index.keys, options).catch(() => {});
 }
 
 /** Most key statistics objects in the schema (one per indexed path, whatever the collection); past it none are added. */
@@ -105,10 +106,8 @@ async function addKeyStatistics(pool: pg.Pool, keys: IndexField[], options: DdlO
   );
   if (Number(rows[0]?.n ?? 0) + keys.length > MAX_KEY_STATISTICS) return;
   for (const key of keys) {
-    await runDdl(pool, keyStatisticsSql(key.parts), options).catch((e: { code?: string }) => {
-      // Two builds adding the same path's statistics at once: the other one's is as good.
-      if (e.code !== '42710' && e.code !== '23505') throw e;
-    });
+    // Each on its own: two builds adding a path's statistics at once (42710 or 23505) leave one, as good.
+    await runDdl(pool, keyStatisticsSql(key.parts), options).catch(() => {});
   }
 }
 

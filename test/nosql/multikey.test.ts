@@ -153,6 +153,11 @@ describe('answers stay exact when an indexed path gains an array', () => {
   it('equality on a string path an index leads with → the index condition alone (no per-row filter), exact', async () => {
     const C = 'collection/script.mkcount';
     await w.ok('POST', 'preview', `${C}/index/country_1`, { country: 1 });
+    // The build added the key's expression statistics (store/indexes.ts), named after the path.
+    const stats = await w.server.store.pool.query<{ expr: string }>(
+      "SELECT pg_get_statisticsobjdef_expressions(oid)::text AS expr FROM pg_statistic_ext WHERE stxnamespace = current_schema()::regnamespace AND stxname = 'nx_st_' || md5('[\"country\"]')",
+    );
+    expect(stats.rows.map((r) => r.expr).join()).toMatch(/pb_pk\(doc, ARRAY\['country'::text\]\)/);
     const docs = Array.from({ length: 40 }, (_, i) => ({ _id: i, country: i % 4 ? 'FR' : 'GB', n: i }));
     await w.ok('POST', 'preview', `${C}/insert`, docs);
     const explain = await w.ok<{ plan: unknown }>('POST', 'preview', `${C}/explain`, {
