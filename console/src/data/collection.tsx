@@ -147,7 +147,7 @@ export function CollectionView({
         {c.name} <small class="badge">{c.optionGroup}</small>
       </h2>
       {(allows('FIND') || allows('COUNT')) && (
-        <Section title="Query">
+        <Section title="Find and count">
           <div class="row">
             <JsonField
               label="Query"
@@ -266,7 +266,7 @@ export function CollectionView({
             rows={4}
             hint="_id is generated when absent"
           />
-          <button type="button" disabled={busy || !!jsonProblem(doc, 'object', true)} onClick={insert}>
+          <button type="button" disabled={busy || !!jsonProblem(doc, 'documents', true)} onClick={insert}>
             Insert
           </button>
         </Section>

@@ -30,7 +30,8 @@ export function StageSwitch({ onChange }: { onChange?: () => void }) {
   );
 }
 
-export type Shape = 'object' | 'array';
+/** `documents`: one object, or an array of them (Insert). */
+export type Shape = 'object' | 'array' | 'documents';
 
 /** The problem with `text` as JSON of that shape, or undefined when it is fine (blank counts as absent). */
 export function jsonProblem(text: string, shape: Shape, required = false): string | undefined {
@@ -41,6 +42,10 @@ export function jsonProblem(text: string, shape: Shape, required = false): strin
   } catch (e) {
     return `Not JSON: ${(e as Error).message}`;
   }
+  if (shape === 'documents' && Array.isArray(value))
+    return value.every((v) => v && typeof v === 'object' && !Array.isArray(v))
+      ? undefined
+      : 'Must be a JSON object or an array of objects';
   if (shape === 'array' && !Array.isArray(value)) return 'Must be a JSON array';
   if (shape === 'object' && (value === null || typeof value !== 'object' || Array.isArray(value)))
     return 'Must be a JSON object';
