@@ -24,6 +24,7 @@ export function PlayersPage({ apiKey }: { apiKey: string }) {
   const [by, setBy] = useState<By>('');
   const [applied, setApplied] = useState<{ q: string; by: By; skip: number }>();
   const [open, setOpen] = useState<string>();
+  const [erased, setErased] = useState('');
   const found = useLoad(
     () =>
       applied
@@ -46,6 +47,7 @@ export function PlayersPage({ apiKey }: { apiKey: string }) {
   const search = (e: Event) => {
     e.preventDefault();
     setOpen(undefined);
+    setErased('');
     setApplied({ q, by, skip: 0 });
   };
   const d = found.data;
@@ -89,7 +91,14 @@ export function PlayersPage({ apiKey }: { apiKey: string }) {
                 {d.players.map((p) => (
                   <tr key={p.id}>
                     <td>
-                      <button type="button" class="link" onClick={() => setOpen(p.id)}>
+                      <button
+                        type="button"
+                        class="link"
+                        onClick={() => {
+                          setErased('');
+                          setOpen(p.id);
+                        }}
+                      >
                         {p.userName ?? '(no user name)'}
                       </button>
                     </td>
@@ -125,12 +134,16 @@ export function PlayersPage({ apiKey }: { apiKey: string }) {
           </>
         )}
       </Section>
+      <p class="status" role="status">
+        {erased}
+      </p>
       {open && (
         <PlayerView
           key={`${stage.value}/${open}`}
           apiKey={apiKey}
           playerId={open}
-          onErased={() => {
+          onErased={(message) => {
+            setErased(message);
             setOpen(undefined);
             void found.reload();
           }}
@@ -147,7 +160,7 @@ function PlayerView({
 }: {
   apiKey: string;
   playerId: string;
-  onErased: () => void;
+  onErased: (message: string) => void;
 }) {
   const write = useCan()('nosql.players', 2);
   const path = { params: { path: { gameApiKey: apiKey, playerId } } };
@@ -224,8 +237,11 @@ function PlayerView({
       onStage(apiKey, (s) => s.DELETE('/restv2/game/{gameApiKey}/players/{playerId}', path)),
     ).then(
       (counts) => {
-        setStatus(`Erased: ${JSON.stringify(counts)}`);
-        onErased();
+        onErased(
+          `Erased ${name}: ${Object.entries(counts ?? {})
+            .map(([k, n]) => `${k} ${n}`)
+            .join(', ')}`,
+        );
       },
       (e) => setError(messageOf(e)),
     );
