@@ -143,5 +143,13 @@ describe('Data Explorer (browser)', () => {
     const res = await fetch((await link.getAttribute('href')) ?? '');
     expect(res.status).toBe(200);
     expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(0);
+
+    // Live runs the published configuration: nothing is published, so no leaderboard collection there.
+    await page.getByRole('radio', { name: 'Collections' }).check();
+    await page.getByRole('radio', { name: 'Live' }).check();
+    const nav = page.getByRole('navigation', { name: 'Collections' });
+    await nav.getByRole('button', { name: 'player', exact: true }).waitFor();
+    await nav.getByRole('button', { name: 'TOP-leaderboard' }).waitFor({ state: 'detached' });
+    await expectAccessible(page, 'data explorer, live');
   });
 });
