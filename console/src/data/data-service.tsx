@@ -24,6 +24,7 @@ interface Item {
   expiresAt: string | null;
 }
 
+type Condition = 'AND' | 'OR' | 'NOT';
 const OPERATORS = ['EQ', 'NE', 'LT', 'GT', 'LE', 'GE', 'IN', 'STARTSWITH'];
 
 export function DataService({ apiKey }: { apiKey: string }) {
@@ -63,7 +64,7 @@ export function DataService({ apiKey }: { apiKey: string }) {
 function TypeView({ apiKey, type }: { apiKey: string; type: DataType }) {
   const write = useCan()('nosql.data', 2);
   const [busy, run] = useBusy();
-  const [condition, setCondition] = useState('AND');
+  const [condition, setCondition] = useState<Condition>('AND');
   const [rules, setRules] = useState<Rule[]>([]);
   const [sort, setSort] = useState('');
   const [asc, setAsc] = useState(true);
@@ -101,7 +102,7 @@ function TypeView({ apiKey, type }: { apiKey: string; type: DataType }) {
   const query = (offset: number) =>
     act(async () => {
       const r = await onStage(apiKey, (s) =>
-        s.POST('/restv2/game/{gameApiKey}/data/{type}/query', { ...params, body: body(offset) as never }),
+        s.POST('/restv2/game/{gameApiKey}/data/{type}/query', { ...params, body: body(offset) }),
       );
       setPage({ items: r.items as Item[], offset, next: r.nextOffset });
     });
@@ -145,7 +146,12 @@ function TypeView({ apiKey, type }: { apiKey: string; type: DataType }) {
     <>
       <fieldset>
         <legend>Query builder</legend>
-        <Select label="Condition" value={condition} options={['AND', 'OR', 'NOT']} onInput={setCondition} />
+        <Select
+          label="Condition"
+          value={condition}
+          options={['AND', 'OR', 'NOT']}
+          onInput={(v) => setCondition(v as Condition)}
+        />
         {rules.map((r, i) => (
           <fieldset class="row" key={i}>
             <legend class="sr-only">Rule {i + 1}</legend>

@@ -46,7 +46,7 @@ export function IndexesPanel({
         s.POST('/restv2/game/{gameApiKey}/mongo/collection/{collectionName}/index/{indexName}', {
           params: { path: { ...path, indexName: name }, query: unique ? { unique: 'true' } : {} },
           body: parsed<Record<string, 1 | -1>>(keys) ?? {},
-        } as never),
+        }),
       );
       setName('');
       setKeys('');

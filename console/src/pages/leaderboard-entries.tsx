@@ -88,7 +88,8 @@ export function LeaderboardEntriesPage({ apiKey }: { apiKey: string }) {
       return `Reset ${code}: ${r.boards} boards, ${r.entries} entries deleted`;
     });
   };
-  const rows = entries.data ?? [];
+  // Rows of an earlier board are not shown while another loads.
+  const rows = entries.loading ? [] : (entries.data ?? []);
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((k) => k !== 'userId');
   return (
     <>
@@ -173,7 +174,7 @@ export function LeaderboardEntriesPage({ apiKey }: { apiKey: string }) {
       )}
       {shown && (
         <Section title={`Entries of ${shown.code}`}>
-          {rows.length === 0 && <p>No entries.</p>}
+          {entries.loading ? <p>Loading…</p> : rows.length === 0 && <p>No entries.</p>}
           {rows.length > 0 && (
             <table>
               <thead>

@@ -213,7 +213,7 @@ function PlayerView({
             displayName: edit.displayName,
             currencies: Object.fromEntries(CURRENCIES.map((c) => [c, Number(edit.currencies[c])])),
             scriptData: parsed(edit.scriptData) ?? {},
-          } as never,
+          },
         }),
       ),
     );

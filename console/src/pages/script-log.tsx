@@ -42,7 +42,7 @@ export function ScriptLogPage({ apiKey }: { apiKey: string }) {
     ) as Promise<Line[]>;
   }, [apiKey, applied, stage.value]);
   const set = (k: keyof typeof filters) => (v: string) => setFilters({ ...filters, [k]: v });
-  const lines = log.data ?? [];
+  const lines = log.loading ? [] : (log.data ?? []);
   return (
     <>
       <h1>Script log</h1>
@@ -79,7 +79,7 @@ export function ScriptLogPage({ apiKey }: { apiKey: string }) {
             {messageOf(log.error)}
           </p>
         )}
-        {log.data && lines.length === 0 && <p>No entries.</p>}
+        {log.loading ? <p>Loading…</p> : log.data && lines.length === 0 && <p>No entries.</p>}
         <ol class="audit">
           {lines.map((l) => (
             <li key={JSON.stringify(l._id)} class={l.level === 'ERROR' ? 'log-error' : undefined}>
