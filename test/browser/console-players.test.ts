@@ -142,6 +142,7 @@ describe('players, leaderboard entries and script log (browser)', () => {
     await page.getByText('scored 90').waitFor();
     await page.getByLabel('Level').selectOption('ERROR');
     await page.getByLabel('Player id').fill(ids.bob ?? '');
+    await page.getByLabel('Script').fill('event/sc');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.getByText('scored 90').waitFor({ state: 'detached' });
     await page.getByText('score too high').waitFor();
