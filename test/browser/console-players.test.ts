@@ -151,4 +151,50 @@ describe('players, leaderboard entries and script log (browser)', () => {
     await expect.poll(() => page.locator('pre').first().textContent()).toContain('event/score');
     await expectAccessible(page, 'script log');
   });
+
+  it('a support reader: players and data found, no control to change them; the API refuses a ban', async () => {
+    const { page } = w;
+    const reader = { username: 'support@playbase.test', password: 'support-password-1' };
+    await fetch(`${w.url}/restv2/auth/users`, {
+      method: 'POST',
+      headers: { authorization: basic(ADMIN.username, ADMIN.password), 'content-type': 'application/json' },
+      body: JSON.stringify({ ...reader, country: 'GB' }),
+    });
+    const permissions = { game: 1, nosql: 1, 'nosql.players': 1, 'nosql.leaderboards': 1 };
+    await g.api('POST', `/restv2/auth/game/${g.apiKey}/groups`, { name: 'Support', permissions });
+    await g.api('POST', `/restv2/auth/game/${g.apiKey}/collaborators`, {
+      email: reader.username,
+      groupNames: ['Support'],
+    });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Username').fill(reader.username);
+    await page.getByLabel('Password').fill(reader.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Support game' }).click();
+    await page.getByRole('link', { name: 'Players' }).click();
+    await page.getByLabel('Player', { exact: true }).fill('dan');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'dan', exact: true }).click();
+    await page.getByRole('button', { name: 'Export player' }).waitFor();
+    for (const name of ['Save player', 'Ban', 'Erase player', 'Reset sessions'])
+      expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);
+    await expectAccessible(page, 'players, read only');
+    await page.getByRole('link', { name: 'Data Explorer' }).click();
+    await page.getByRole('button', { name: 'player', exact: true }).click();
+    await page.getByRole('button', { name: 'Find' }).waitFor();
+    for (const name of ['Insert', 'Update', 'Remove matching', 'Create index'])
+      expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);
+    const token = JSON.parse(
+      (await page.evaluate("sessionStorage.getItem('playbase.console.session')")) as string,
+    ).accessToken;
+    const jwt = await fetch(`${w.url}/restv2/auth/game/${g.apiKey}/jwt/nosql`, {
+      headers: { 'x-svcaccesstoken': token },
+    }).then(async (r) => ((await r.json()) as Json)['X-SVC-JWT'] as string);
+    const refused = await fetch(`${w.url}/preview/restv2/game/${g.apiKey}/players/${ids.dan}/ban`, {
+      method: 'POST',
+      headers: { 'x-svc-jwt': jwt, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(refused.status).toBe(403);
+  });
 });
