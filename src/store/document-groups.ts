@@ -1,6 +1,7 @@
 // $count and $group after a pushed-down $match, as one SQL statement (src/query/aggregate-sql.ts says which
-// pipelines qualify and turns the rows into documents). Grouping is by the JSONB value of the key path, the
-// totals are exact (numeric sums) with the facts the evaluator needs to know whether it would agree.
+// pipelines qualify and turns the rows into documents). Grouping is by the text of the key path's value (with
+// a count of strings where a text could also be another type's), the totals are exact (numeric sums) with the
+// facts the evaluator needs to know whether it would agree.
 import type { GroupRow, SqlAggregate } from '../query/aggregate-sql.js';
 import { pathSql } from '../query/field-path.js';
 import type { FilterNode } from '../query/filter.js';
@@ -11,6 +12,9 @@ import { query } from './query.js';
 import type { Db, Scope } from './scope.js';
 
 type Group = Extract<SqlAggregate, { kind: 'group' }>;
+
+/** The first characters of JSON texts that are not strings: - 0-9 [ f n t { (aggregate-sql.ts reads them too). */
+const JSON_STARTS = [...'-0123456789[fnt{'].map((c) => c.charCodeAt(0));
 
 /** A path's value as the expression "$a.b" gives it: a top-level field always, a deeper one if array-free. */
 function valueSql(parts: string[], facts: ArrayFacts | undefined): string | undefined {
@@ -35,11 +39,18 @@ function groupSql(
   if ('parts' in agg.id) {
     const v = valueSql(agg.id.parts, facts);
     if (v === undefined) return undefined;
-    paths.push(`${v} AS k`);
-    inner.push(`coalesce(k, 'null'::jsonb) AS k`);
-    outer.push('k::text AS key');
+    // Grouped by the key's text (`#>>`: a string's own text, JSON text for the rest, NULL for null and
+    // missing), which hashes far cheaper than JSONB. Only a text that starts like JSON of another type (a
+    // number, true/false/null, an array, a document) can hold both a string and a non-string: for those rows
+    // alone the type is read, and the group counts its strings (finishGroup gives up on a mix).
+    paths.push('doc', `(doc #>> ${pathSql(agg.id.parts)}) AS k`);
+    inner.push(
+      'k',
+      `CASE WHEN ascii(k) IN (${JSON_STARTS.join(', ')}) THEN jsonb_typeof(${v}) = 'string' END AS ks`,
+    );
+    outer.push('k AS key', 'count(*) FILTER (WHERE ks) AS ns');
     group = ' GROUP BY k';
-  } else outer.push('NULL AS key');
+  } else outer.push('NULL AS key', '0 AS ns');
   let t = 0;
   for (const f of agg.fields) {
     if (f.kind === 'count') continue;
@@ -87,6 +98,7 @@ export async function groupRows(
       return rows.map((r) => ({
         key: r.key as string | null,
         n: String(r.n),
+        strings: String(r.ns),
         totals: Array.from({ length: stmt.totals }, (_, i) => ({
           sum: r[`s${i + 1}`] === null ? null : String(r[`s${i + 1}`]),
           count: String(r[`c${i + 1}`]),
