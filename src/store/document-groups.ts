@@ -57,18 +57,18 @@ function groupSql(
     const v = valueSql(f.parts, facts);
     if (v === undefined) return undefined;
     t += 1;
-    // The number as numeric (once per row), and whether the value is a tagged long or special double.
+    // The number as numeric (once per row); a tagged long or special double as numeric NaN, which PostgreSQL
+    // orders above every number, so the group's max tells it (o) and fails the int32 check.
     const j = `j${t}`;
     paths.push(`${v} AS ${j}`);
     inner.push(
-      `CASE WHEN jsonb_typeof(${j}) = 'number' THEN (${j})::numeric END AS n${t}`,
-      `(jsonb_typeof(${j}) = 'object' AND (${j} ? '$numberLong' OR ${j} ? '$numberDouble')) AS x${t}`,
+      `CASE jsonb_typeof(${j}) WHEN 'number' THEN (${j})::numeric WHEN 'object' THEN CASE WHEN ${j} ? '$numberLong' OR ${j} ? '$numberDouble' THEN 'NaN'::numeric END END AS n${t}`,
     );
     outer.push(
       `sum(n${t}) AS s${t}`,
       `count(n${t}) AS c${t}`,
       `coalesce(max(scale(n${t})) = 0 AND min(n${t}) >= -2147483648 AND max(n${t}) <= 2147483647, true) AS i${t}`,
-      `coalesce(bool_or(x${t}), false) AS o${t}`,
+      `coalesce(max(n${t}) = 'NaN'::numeric, false) AS o${t}`,
     );
   }
   const where = whereSql(scope, filter, values, facts);
