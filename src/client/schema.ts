@@ -2749,6 +2749,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/live/callback/{apiKey}/{credential}/{secret}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Run the callbacks/ script of a credential; see docs/cloud-code.md */
+        get: operations["liveCallbackGet"];
+        put?: never;
+        /** Run the callbacks/ script of a credential; see docs/cloud-code.md */
+        post: operations["liveCallbackPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/live/callback/{apiKey}/{credential}/{secret}/{playerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Run the callbacks/ script of a credential as a player; see docs/cloud-code.md */
+        get: operations["liveCallbackAsPlayerGet"];
+        put?: never;
+        /** Run the callbacks/ script of a credential as a player; see docs/cloud-code.md */
+        post: operations["liveCallbackAsPlayerPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/preview/rs/{credential}/{secret}/RegistrationRequest": {
         parameters: {
             query?: never;
@@ -2862,6 +2898,42 @@ export interface paths {
         put?: never;
         /** AroundMeLeaderboardRequest, run as a game server; see docs/runtime.md */
         post: operations["previewAroundMeLeaderboardRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/preview/callback/{apiKey}/{credential}/{secret}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Run the callbacks/ script of a credential; see docs/cloud-code.md */
+        get: operations["previewCallbackGet"];
+        put?: never;
+        /** Run the callbacks/ script of a credential; see docs/cloud-code.md */
+        post: operations["previewCallbackPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/preview/callback/{apiKey}/{credential}/{secret}/{playerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Run the callbacks/ script of a credential as a player; see docs/cloud-code.md */
+        get: operations["previewCallbackAsPlayerGet"];
+        put?: never;
+        /** Run the callbacks/ script of a credential as a player; see docs/cloud-code.md */
+        post: operations["previewCallbackAsPlayerPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -14782,6 +14854,104 @@ export interface operations {
             };
         };
     };
+    liveCallbackGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                credential: string;
+                secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    liveCallbackPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                credential: string;
+                secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    liveCallbackAsPlayerGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                credential: string;
+                secret: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    liveCallbackAsPlayerPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                credential: string;
+                secret: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
     previewRegistrationRequest: {
         parameters: {
             query?: never;
@@ -15301,6 +15471,104 @@ export interface operations {
                         /** @description echoed in the answer exactly as sent */
                         requestId?: string | number;
                     };
+                };
+            };
+        };
+    };
+    previewCallbackGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                credential: string;
+                secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    previewCallbackPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                credential: string;
+                secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    previewCallbackAsPlayerGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                credential: string;
+                secret: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    previewCallbackAsPlayerPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                credential: string;
+                secret: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
         };
