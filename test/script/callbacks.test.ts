@@ -46,6 +46,10 @@ describe('callback URLs', () => {
     expect(res.json()).toEqual({ data: { a: '1', b: ['x', 'y'] }, player: alice });
     const none = await w.server.app.inject({ method: 'GET', url: url() });
     expect(none.json()).toEqual({ data: {}, player: null });
+    // The original's URLs end with a / after the secret when they name no player.
+    const slash = await w.server.app.inject({ method: 'GET', url: `${url()}/?a=2` });
+    expect(slash.statusCode).toBe(200);
+    expect(slash.json()).toEqual({ data: { a: '2' }, player: null });
   });
 
   it('POST a form: its fields with the query fields; the script writes the stage data it is given', async () => {
