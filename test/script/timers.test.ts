@@ -75,6 +75,10 @@ describe('GS_GAME_PUBLISH', () => {
     await Promise.all([check(), checkOther()]);
     await Promise.all([check(), checkOther()]);
     expect(await w.find('script.published')).toHaveLength(2);
+    // A save that leaves the configuration as it was runs nothing.
+    await put('modules', 'HELPERS', 'function helper() { return 1; }');
+    await Promise.all([check(), checkOther()]);
+    expect(await w.find('script.published')).toHaveLength(2);
     expect(await w.find('script.published', {}, 'live').catch(() => [])).toEqual([]);
 
     await w.publish();

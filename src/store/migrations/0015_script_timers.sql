@@ -31,6 +31,27 @@ CREATE TABLE IF NOT EXISTS {{schema}}.script_publish_queue (
   queued_at  timestamptz NOT NULL DEFAULT now()
 );
 
+-- What each game stage's last queued GS_GAME_PUBLISH run was for (Preview: the document's md5; Live: the
+-- publish_seq), so that a write that changes nothing queues nothing: a cluster's replica rewrites a game's rows
+-- whenever anything of the game changes (src/store/replica.ts), and that is not a save.
+CREATE TABLE IF NOT EXISTS {{schema}}.script_publish_seen (
+  api_key  text NOT NULL REFERENCES {{schema}}.games (api_key) ON DELETE CASCADE,
+  stage    text NOT NULL,
+  seen     text NOT NULL,
+  PRIMARY KEY (api_key, stage)
+);
+
+-- Queues a GS_GAME_PUBLISH run of the game stage unless the last one queued was for the same `seen`.
+CREATE OR REPLACE FUNCTION {{schema}}.pb_queue_publish(key text, stage_name text, seen_now text) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO {{schema}}.script_publish_seen AS p (api_key, stage, seen) VALUES (key, stage_name, seen_now)
+    ON CONFLICT (api_key, stage) DO UPDATE SET seen = EXCLUDED.seen WHERE p.seen IS DISTINCT FROM EXCLUDED.seen;
+  IF FOUND THEN
+    INSERT INTO {{schema}}.script_publish_queue (api_key, stage) VALUES (key, stage_name);
+  END IF;
+END $$;
+
 -- Spark.getScheduler().inSeconds: modules to run later, one row per job; a job with a key is unique per game
 -- and stage (scheduling the key again moves it). Taken when due with FOR UPDATE SKIP LOCKED and deleted.
 CREATE TABLE IF NOT EXISTS {{schema}}.script_jobs (
@@ -67,7 +88,7 @@ BEGIN
     SELECT NEW.api_key, 'preview', t FROM {{schema}}.pb_system_timers(NEW.doc -> '~scripts') AS t;
   IF EXISTS (SELECT 1 FROM {{schema}}.script_timers
               WHERE api_key = NEW.api_key AND stage = 'preview' AND short_code = 'GS_GAME_PUBLISH') THEN
-    INSERT INTO {{schema}}.script_publish_queue (api_key, stage) VALUES (NEW.api_key, 'preview');
+    PERFORM {{schema}}.pb_queue_publish(NEW.api_key, 'preview', md5(NEW.doc::text));
   END IF;
   RETURN NULL;
 END $$;
@@ -90,7 +111,7 @@ BEGIN
      WHERE a.id = NEW.snapshot_id;
   IF EXISTS (SELECT 1 FROM {{schema}}.script_timers
               WHERE api_key = NEW.api_key AND stage = 'live' AND short_code = 'GS_GAME_PUBLISH') THEN
-    INSERT INTO {{schema}}.script_publish_queue (api_key, stage) VALUES (NEW.api_key, 'live');
+    PERFORM {{schema}}.pb_queue_publish(NEW.api_key, 'live', NEW.publish_seq::text);
   END IF;
   RETURN NULL;
 END $$;
