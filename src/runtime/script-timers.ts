@@ -116,7 +116,7 @@ export function createScriptTimers(ctx: Context, runner: ScriptRunner): ScriptTi
 
   async function jobs(now: number): Promise<void> {
     for (;;) {
-      const due = await takeDueJobs(pool, all, new Date(now), BATCH);
+      const due = await takeDueJobs(pool, all, new Date(now), { limit: BATCH, perGame: BATCH / 4 });
       await Promise.all(
         due.map((job) =>
           run(job, (scripts) => scripts.get(`modules/${job.module}`) ?? missingModule(job.module), {

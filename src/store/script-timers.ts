@@ -122,15 +122,17 @@ export interface DueJob extends TimerGame {
 }
 
 /**
- * Takes (deletes) up to `limit` jobs due at `now`, oldest first, of games not in the recycle bin; jobs another
- * process is taking are skipped, so each job is taken once.
+ * Takes (deletes) up to `limit` jobs due at `now`, oldest first, at most `perGame` of one game stage (a game that
+ * scheduled thousands of jobs for one moment takes turns with the others), of games not in the recycle bin; jobs
+ * another process is taking are skipped, so each job is taken once.
  */
 export async function takeDueJobs(
   db: Db,
   scope: { stage: Stage | null },
   now: Date,
-  limit: number,
+  take: { limit: number; perGame: number },
 ): Promise<DueJob[]> {
+  const { limit, perGame } = take;
   const { rows } = await db.query<{
     id: string;
     api_key: string;
@@ -142,10 +144,13 @@ export async function takeDueJobs(
   }>(
     `DELETE FROM script_jobs WHERE id IN (
        SELECT j.id FROM script_jobs j JOIN games g ON g.api_key = j.api_key AND g.deleted_at IS NULL
-        WHERE j.due_at <= $1 AND ($2::text IS NULL OR j.stage = $2)
+        WHERE j.id IN (SELECT d.id FROM (
+                SELECT id, row_number() OVER (PARTITION BY api_key, stage ORDER BY due_at, id) AS turn
+                  FROM script_jobs WHERE due_at <= $1 AND ($2::text IS NULL OR stage = $2)) d
+               WHERE d.turn <= $4)
         ORDER BY j.due_at, j.id LIMIT $3 FOR UPDATE OF j SKIP LOCKED)
      RETURNING id, api_key, stage, job_key, module, data, player_id`,
-    [now, scope.stage, limit],
+    [now, scope.stage, limit, perGame],
   );
   return rows.map((r) => ({
     id: String(r.id),

@@ -165,3 +165,27 @@ describe('callback URLs', () => {
     expect(live.json()).toEqual({ stage: 'live' });
   });
 });
+
+describe('callback URLs and the runtime limit', () => {
+  let limited: RuntimeWorld;
+  beforeAll(async () => {
+    limited = await startRuntimeWorld(GAME_CONFIG, {
+      PLAYBASE_LIMIT_RUNTIME_PER_SECOND: '3',
+      PLAYBASE_SCRIPT_TIMER_CHECK_MS: '0',
+    });
+    await setScripts(limited, [script('callbacks', 'server', 'Spark.setScriptData("ok", 1);')]);
+  }, 60_000);
+  afterAll(async () => limited?.close());
+
+  it('count against the game’s runtime rate: past it 429 RATE_LIMITED', async () => {
+    const at = `/preview/callback/${limited.apiKey}/server/${encodeURIComponent(limited.secret)}`;
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => limited.server.app.inject({ method: 'GET', url: at })),
+    );
+    const refused = answers.filter((r) => r.statusCode === 429);
+    // 3 a second: even spread over two windows, at most 6 of 12 pass.
+    expect(refused.length).toBeGreaterThanOrEqual(6);
+    expect(refused[0]?.json().code).toBe('RATE_LIMITED');
+    expect(answers.filter((r) => r.statusCode === 200).length).toBeGreaterThan(0);
+  });
+});

@@ -157,7 +157,7 @@ describe('Spark.getScheduler()', () => {
     expect(found).toEqual([]);
   });
 
-  it('a due job is taken by one process only (FOR UPDATE SKIP LOCKED)', async () => {
+  it('a due job is taken by one process only (FOR UPDATE SKIP LOCKED), a few of one game at a time', async () => {
     const gs = { game: w.apiKey, stage: 'preview' as const };
     const now = new Date(w.server.now.value);
     for (let i = 0; i < 20; i++) {
@@ -170,14 +170,17 @@ describe('Spark.getScheduler()', () => {
         now,
       });
     }
+    // One game takes turns with others: at most perGame of its jobs in one take.
+    const first = await takeDueJobs(w.server.store.pool, { stage: null }, now, { limit: 15, perGame: 3 });
+    expect(first).toHaveLength(3);
     const [a, b] = await Promise.all([
-      takeDueJobs(w.server.store.pool, { stage: 'preview' }, now, 15),
-      takeDueJobs(otherStore.pool, { stage: 'preview' }, now, 15),
+      takeDueJobs(w.server.store.pool, { stage: 'preview' }, now, { limit: 15, perGame: 15 }),
+      takeDueJobs(otherStore.pool, { stage: 'preview' }, now, { limit: 15, perGame: 15 }),
     ]);
     const ids = [...a, ...b].map((j) => j.id);
     expect(new Set(ids).size).toBe(ids.length);
-    const rest = await takeDueJobs(w.server.store.pool, { stage: null }, now, 100);
-    expect(ids.length + rest.length).toBe(20);
+    const rest = await takeDueJobs(w.server.store.pool, { stage: null }, now, { limit: 100, perGame: 100 });
+    expect(first.length + ids.length + rest.length).toBe(20);
   });
 });
 
