@@ -131,6 +131,23 @@ describe('Spark.getScheduler()', () => {
     expect(after.map((d: { n: number }) => d.n)).toEqual([2, 150]);
   });
 
+  it('a pending job survives a restart: the restarted server runs it', async () => {
+    await setScripts(w, [
+      LATER,
+      script(
+        'event',
+        'score',
+        'Spark.getScheduler().inSeconds("LATER", 30, { n: Spark.getData().SCORE }, "r");',
+      ),
+    ]);
+    await score(7);
+    await other.close();
+    other = await secondServer();
+    w.server.now.advance(31_000);
+    await checkOther();
+    expect(await w.find('script.later', { query: { n: 7 } })).toHaveLength(1);
+  });
+
   it('a script that fails schedules nothing; a bad module or delay is the script error', async () => {
     await setScripts(w, [
       LATER,
@@ -208,6 +225,12 @@ describe('GS_MINUTE on two servers', () => {
     }
     const [doc] = await w.find('script.ticks');
     expect(doc.at).toEqual(minutes);
+    // Ten minutes with no process checking: the minutes missed are skipped, the current one runs once.
+    w.server.now.advance(10 * 60_000 + 5_000);
+    await Promise.all([check(), checkOther()]);
+    const [later] = await w.find('script.ticks');
+    expect(later.n).toBe(5);
+    expect(later.at.at(-1)).toBe(new Date(w.server.now.value - 5_000).toISOString());
     await setScripts(w, []);
   });
 
