@@ -174,6 +174,27 @@ describe('Spark.getScheduler()', () => {
     expect(found).toEqual([]);
   });
 
+  it('past 10,000 pending jobs of a game stage, inSeconds answers false; a keyed job still replaces its own', async () => {
+    await setScripts(w, [
+      LATER,
+      script(
+        'event',
+        'score',
+        'var k = Spark.getData().SCORE === 1 ? undefined : "mine"; Spark.setScriptData("ok", Spark.getScheduler().inSeconds("LATER", 3600, {}, k));',
+      ),
+    ]);
+    expect((await score(2)).scriptData).toEqual({ ok: true });
+    const due = new Date(w.server.now.value + 7_200_000);
+    await w.server.store.pool.query(
+      `INSERT INTO script_jobs (api_key, stage, module, data, due_at, created_at)
+       SELECT $1, 'preview', 'LATER', '{}', $2, $2 FROM generate_series(1, 9999)`,
+      [w.apiKey, due],
+    );
+    expect((await score(1)).scriptData).toEqual({ ok: false });
+    expect((await score(2)).scriptData).toEqual({ ok: true });
+    await w.server.store.pool.query('DELETE FROM script_jobs WHERE api_key = $1', [w.apiKey]);
+  });
+
   it('a due job is taken by one process only (FOR UPDATE SKIP LOCKED), a few of one game at a time', async () => {
     const gs = { game: w.apiKey, stage: 'preview' as const };
     const now = new Date(w.server.now.value);
