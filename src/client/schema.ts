@@ -14867,13 +14867,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The script's scriptData as JSON; text/plain when the script set RESPONSE_RAW (its value is the answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -14889,15 +14896,35 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Form fields (application/x-www-form-urlencoded, or the text fields of multipart/form-data) join the query fields in Spark.getData(); any other body is Spark.getData().REQUEST_BODY, as text. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "order": "o-17",
+                 *       "amount": "250"
+                 *     }
+                 */
+                "application/json": {
+                    [key: string]: string | string[];
+                };
+            };
+        };
         responses: {
-            /** @description Default Response */
+            /** @description The script's scriptData as JSON; text/plain when the script set RESPONSE_RAW (its value is the answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -14916,13 +14943,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The script's scriptData as JSON; text/plain when the script set RESPONSE_RAW (its value is the answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -14939,15 +14973,35 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Form fields (application/x-www-form-urlencoded, or the text fields of multipart/form-data) join the query fields in Spark.getData(); any other body is Spark.getData().REQUEST_BODY, as text. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "order": "o-17",
+                 *       "amount": "250"
+                 *     }
+                 */
+                "application/json": {
+                    [key: string]: string | string[];
+                };
+            };
+        };
         responses: {
-            /** @description Default Response */
+            /** @description The script's scriptData as JSON; text/plain when the script set RESPONSE_RAW (its value is the answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -15488,13 +15542,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The script's scriptData as JSON; text/plain when the script set RESPONSE_RAW (its value is the answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -15510,15 +15571,35 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Form fields (application/x-www-form-urlencoded, or the text fields of multipart/form-data) join the query fields in Spark.getData(); any other body is Spark.getData().REQUEST_BODY, as text. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "order": "o-17",
+                 *       "amount": "250"
+                 *     }
+                 */
+                "application/json": {
+                    [key: string]: string | string[];
+                };
+            };
+        };
         responses: {
-            /** @description Default Response */
+            /** @description The script's scriptData as JSON; text/plain when the script set RESPONSE_RAW (its value is the answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -15537,13 +15618,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The script's scriptData as JSON; text/plain when the script set RESPONSE_RAW (its value is the answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -15560,15 +15648,35 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Form fields (application/x-www-form-urlencoded, or the text fields of multipart/form-data) join the query fields in Spark.getData(); any other body is Spark.getData().REQUEST_BODY, as text. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "order": "o-17",
+                 *       "amount": "250"
+                 *     }
+                 */
+                "application/json": {
+                    [key: string]: string | string[];
+                };
+            };
+        };
         responses: {
-            /** @description Default Response */
+            /** @description The script's scriptData as JSON; text/plain when the script set RESPONSE_RAW (its value is the answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };

@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../errors.js';
 import type { App } from '../route/app.js';
+import { documented } from '../route/openapi.js';
 import type { ScriptOutcome } from '../types/script-runner.js';
 import { callbackData } from './callback-body.js';
 import type { CredentialCache } from './credentials.js';
@@ -24,6 +25,18 @@ const Params = Type.Object({
   secret: Type.String({ minLength: 1, maxLength: 200 }),
 });
 const PlayerParams = Type.Object({ ...Params.properties, playerId: Type.String({ maxLength: 100 }) });
+// For the document only: the route reads any body itself (Fastify is given no body schema to check).
+const FormBody = Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), {
+  description:
+    'Form fields (application/x-www-form-urlencoded, or the text fields of multipart/form-data) join the query ' +
+    'fields in Spark.getData(); any other body is Spark.getData().REQUEST_BODY, as text.',
+  examples: [{ order: 'o-17', amount: '250' }],
+});
+const Answer = Type.Record(Type.String(), Type.Unknown(), {
+  description:
+    "The script's scriptData as JSON; text/plain when the script set RESPONSE_RAW (its value is the answer).",
+  examples: [{ ok: true }],
+});
 
 interface CallbackParams {
   apiKey: string;
@@ -97,12 +110,12 @@ export function registerCallbackRoutes(app: App, env: RuntimeEnv, credentials: C
   const describe = (withPlayer: boolean, method: string) => ({
     bodyLimit: CALLBACK_BODY_LIMIT,
     onRequest: check,
+    config: documented({ ...(method === 'Post' ? { body: FormBody } : {}), response: { 200: Answer } }),
     schema: {
       tags: ['runtime'],
       operationId: `${env.stage}Callback${withPlayer ? 'AsPlayer' : ''}${method}`,
       summary: `Run the callbacks/ script of a credential${withPlayer ? ' as a player' : ''}; see docs/cloud-code.md`,
       params: withPlayer ? PlayerParams : Params,
-      response: { 200: Type.Unknown() },
     },
   });
   const base = '/callback/:apiKey/:credential/:secret';
