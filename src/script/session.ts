@@ -24,7 +24,7 @@ let nextOwner = 1;
 function describeCall(op: string, a: Record<string, unknown>): string {
   const part = (v: unknown) => String(v).slice(0, 100);
   if (op === 'collection') return `${part(a.kind)}Collection(${part(a.name)}).${part(a.verb)}`;
-  if (op === 'player' || op === 'cache' || op === 'lock') return `${op}.${part(a.op)}`;
+  if (op === 'player' || op === 'cache' || op === 'lock' || op === 'scheduler') return `${op}.${part(a.op)}`;
   return `${op}(${part(a.name)})`;
 }
 

@@ -131,6 +131,25 @@ describe('Spark.getScheduler()', () => {
     expect(after.map((d: { n: number }) => d.n)).toEqual([2, 150]);
   });
 
+  it('a Preview trace names the scheduler calls', async () => {
+    await setScripts(w, [
+      LATER,
+      script(
+        'event',
+        'score',
+        'var s = Spark.getScheduler(); s.inSeconds("LATER", 60, {}, "t"); s.cancel("t");',
+      ),
+    ]);
+    const res = await w.server.app.inject({
+      method: 'POST',
+      url: `/preview/rs/${w.credential}/${encodeURIComponent(w.secret)}/LogEventRequest?trace=1`,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ '@class': '.LogEventRequest', eventKey: 'score', playerId: alice, SCORE: 1 }),
+    });
+    const calls = res.json().trace[0].calls.map((c: { op: string }) => c.op);
+    expect(calls).toEqual(['scheduler.inSeconds', 'scheduler.cancel']);
+  });
+
   it('a pending job survives a restart: the restarted server runs it', async () => {
     await setScripts(w, [
       LATER,
