@@ -5,12 +5,16 @@ import { useLoad } from './load.js';
 import { AccountPage } from './pages/account.js';
 import { AuditPage } from './pages/audit.js';
 import { CredentialsPage } from './pages/credentials.js';
+import { DataExplorerPage } from './pages/data-explorer.js';
 import { EventsPage } from './pages/events.js';
 import { GamesPage } from './pages/games.js';
 import { IndexedTypesPage } from './pages/indexed-types.js';
+import { LeaderboardEntriesPage } from './pages/leaderboard-entries.js';
 import { LeaderboardsPage } from './pages/leaderboards.js';
 import { OverviewPage } from './pages/overview.js';
+import { PlayersPage } from './pages/players.js';
 import { RunningTotalsPage } from './pages/running-totals.js';
+import { ScriptLogPage } from './pages/script-log.js';
 import { SignInForm } from './pages/sign-in.js';
 import { SnapshotsPage } from './pages/snapshots.js';
 import { TeamPage } from './pages/team.js';
@@ -31,6 +35,10 @@ const PAGES: Record<GamePage, (p: { apiKey: string }) => preact.JSX.Element> = {
   snapshots: SnapshotsPage,
   team: TeamPage,
   audit: AuditPage,
+  data: DataExplorerPage,
+  players: PlayersPage,
+  'leaderboard-entries': LeaderboardEntriesPage,
+  'script-log': ScriptLogPage,
 };
 
 export function App() {

@@ -42,4 +42,8 @@ export const PAGE_KEYS: Record<string, string> = {
   snapshots: 'admin.snapshots',
   team: 'admin.permissions',
   audit: 'admin.audit',
+  data: 'nosql',
+  players: 'nosql.players',
+  'leaderboard-entries': 'nosql.leaderboards',
+  'script-log': 'nosql',
 };
