@@ -59,6 +59,8 @@ export interface Settings {
   computeThreads: number;
   /** Cloud Code: the time budget and memory cap of one script execution, and the sandbox threads. */
   scripts: { timeLimitMs: number; memoryMb: number; threads: number };
+  /** Days the script log (each stage's `script.log`) keeps its entries; 0 keeps them forever. */
+  scriptLogRetentionDays: number;
   /** Connections of the PostgreSQL pool (PGlite has one). */
   databasePoolSize: number;
   /** Longest wait for a PostgreSQL connection (connecting, or a free one of the pool) before 503 NOT_READY. */
@@ -346,6 +348,7 @@ export function loadSettings(
       memoryMb: readInt(env, 'PLAYBASE_SCRIPT_MEMORY_MB', 64, 8, 4096),
       threads: readInt(env, 'PLAYBASE_SCRIPT_THREADS', 4, 1, 64),
     },
+    scriptLogRetentionDays: readInt(env, 'PLAYBASE_SCRIPT_LOG_RETENTION_DAYS', 30, 0, 36_500),
     databasePoolSize: readInt(env, 'PLAYBASE_DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseConnectTimeoutMs: readInt(env, 'PLAYBASE_DATABASE_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
     tokenPurgeIntervalMs: readInt(env, 'PLAYBASE_TOKEN_PURGE_INTERVAL_MS', 600_000, 10, 86_400_000),
