@@ -9,8 +9,8 @@ import {
   type QuickJSSyncVariant,
 } from 'quickjs-emscripten-core';
 import { EnginePool } from '../src/script/engine-pool.js';
-import type { Job } from '../src/script/protocol.js';
 import { LIBS, PRELUDE } from '../src/script/prelude.js';
+import type { Job } from '../src/script/protocol.js';
 import { API_EVAL, INTRINSICS, STACK_BYTES } from '../src/script/realm.js';
 
 const ROUNDS = 1000;
@@ -19,7 +19,9 @@ const median = (ms: number[]) => Number(((ms.sort((a, b) => a - b)[ms.length >> 
 
 /** Median µs of each part of an execution on this thread, with the worker's context options. */
 export async function sandboxParts() {
-  const module = await newQuickJSWASMModuleFromVariant(variantModule.default as unknown as QuickJSSyncVariant);
+  const module = await newQuickJSWASMModuleFromVariant(
+    variantModule.default as unknown as QuickJSSyncVariant,
+  );
   const runtime = module.newRuntime();
   runtime.setMemoryLimit(64 << 20);
   runtime.setMaxStackSize(STACK_BYTES);

@@ -182,7 +182,9 @@ export async function benchCloudCode(): Promise<void> {
   if (process.env.BENCH_CC_SANDBOX_ONLY === '1') {
     const load = loadavg()[0] ?? 0;
     const figures = [await sandboxParts(), await startCost()];
-    console.log(`load average ${load.toFixed(1)} → ${(loadavg()[0] ?? 0).toFixed(1)} on ${availableParallelism()} CPUs`);
+    console.log(
+      `load average ${load.toFixed(1)} → ${(loadavg()[0] ?? 0).toFixed(1)} on ${availableParallelism()} CPUs`,
+    );
     return void figures;
   }
   const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

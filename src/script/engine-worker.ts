@@ -308,7 +308,7 @@ function run(module: QuickJSWASMModule, id: number, queued: Job): JobResult {
   };
 }
 
-lowerThreadPriority();
+lowerThreadPriority(19);
 const module = await newQuickJSWASMModuleFromVariant(
   newVariant(variantModule.default as unknown as QuickJSSyncVariant, { wasmModule: wasm as never }),
 );
@@ -329,8 +329,10 @@ port.on('message', (m: ToWorker) => {
       ms: 0,
     };
   }
-  send({ type: 'done', id: m.id, result });
-  // WebAssembly that aborted cannot run again: this thread ends and the pool starts another.
-  if (poisoned || result.failure?.message.startsWith('Aborted')) process.exit(1);
+  // WebAssembly that aborted cannot run again: this thread ends and the pool starts another (told with the
+  // answer, so that it never hands this thread the next script).
+  const last = poisoned || result.failure?.message.startsWith('Aborted') === true;
+  send({ type: 'done', id: m.id, result, ...(last ? { last } : {}) });
+  if (last) process.exit(1);
 });
 send({ type: 'ready' });
