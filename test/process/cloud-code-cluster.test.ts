@@ -137,7 +137,13 @@ describe('Cloud Code on a runtime cluster process', () => {
         },
         body,
       );
-    const state = await find('script.state', {});
+    // The cluster checks the JWT with the signing key the control process made: it reaches the cluster's
+    // replica within a second or so.
+    let state = await find('script.state', {});
+    await within('the signing key on the cluster', 10_000, async () => {
+      state = await find('script.state', {});
+      return state.status !== 401;
+    });
     expect(state.status, JSON.stringify(state.body)).toBe(200);
     expect(state.body).toEqual([{ _id: playerId, plays: 2 }]);
     const logs = await find('script.log', { query: { script: 'event/score' }, limit: 10 });
