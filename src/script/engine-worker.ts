@@ -17,7 +17,7 @@ import {
 import { lowerThreadPriority } from '../thread-priority.js';
 import { LIBS, PRELUDE } from './prelude.js';
 import type { FromWorker, HostReply, Job, JobResult, LogLine, ToWorker } from './protocol.js';
-import { API_EVAL, INTRINSICS, STACK_BYTES } from './realm.js';
+import { API_EVAL, INTRINSICS, SANDBOX_THREAD_NICENESS, STACK_BYTES } from './realm.js';
 
 /** Largest JSON text of one host call's arguments (a document to write, a query). */
 const HOST_ARGS_CHARS = 4 * 1024 * 1024;
@@ -308,7 +308,7 @@ function run(module: QuickJSWASMModule, id: number, queued: Job): JobResult {
   };
 }
 
-lowerThreadPriority(19);
+lowerThreadPriority(SANDBOX_THREAD_NICENESS);
 const module = await newQuickJSWASMModuleFromVariant(
   newVariant(variantModule.default as unknown as QuickJSSyncVariant, { wasmModule: wasm as never }),
 );

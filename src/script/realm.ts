@@ -13,3 +13,9 @@ export const INTRINSICS = { ...DefaultIntrinsics, TypedArrays: false };
 
 /** The Spark API's own code is compiled without debug information (its frames are not the script's). */
 export const API_EVAL = { strip: true } as const;
+
+/**
+ * The sandbox threads' nice value (Linux): the lowest, below the bulk-work threads' 10, so that the event loop
+ * answers first while scripts spin (docs/cloud-code.md, "The sandbox").
+ */
+export const SANDBOX_THREAD_NICENESS = 19;

@@ -2,7 +2,9 @@
 // the same thread and QuickJS runtime, one after the other. A first script taints everything it can reach
 // (globals, prototypes of built-ins, built-in functions, the Spark objects and their prototypes, the log level);
 // the next execution, of the same game or of another game, sees none of it.
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_THREAD_NICENESS } from '../../src/script/realm.js';
 import { GAME_CONFIG, type RuntimeWorld, startRuntimeWorld } from '../runtime/world.js';
 import { script, setScripts } from './scripts.test-util.js';
 
@@ -115,4 +117,18 @@ describe('isolation between executions', () => {
       http: 'refused',
     });
   });
+
+  it.runIf(process.platform === 'linux')(
+    'the sandbox thread runs at the lowest priority, below the event loop',
+    async () => {
+      await setScripts(w, [script('event', 'score', 'Spark.setScriptData("ok", true);')]);
+      await w.ask('LogEventRequest', { eventKey: 'score', playerId: alice, SCORE: 1 });
+      // Linux keeps a nice value per thread: field 19 of each thread's stat line.
+      const nices = readdirSync('/proc/self/task').map((t) => {
+        const stat = readFileSync(`/proc/self/task/${t}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      });
+      expect(nices).toContain(SANDBOX_THREAD_NICENESS);
+    },
+  );
 });
