@@ -33,6 +33,7 @@ import type { App, RoleRegistrar } from './route/app.js';
 import { registerWithPolicy } from './route/policy.js';
 import { registerRuntimeRoutes } from './runtime/routes.js';
 import { registerScriptTimers } from './runtime/script-timers.js';
+import { registerScriptLogRetention } from './script/log-retention.js';
 import { createScriptEngine, DEFAULT_SCRIPT_LIMITS } from './script/run.js';
 import type { Settings } from './settings.js';
 import { openStore, ping, type Store } from './store/db.js';
@@ -108,7 +109,7 @@ function registrarsFor(settings: Settings, replica: ReplicaStatus | undefined): 
         prefix: '/preview',
       });
     });
-    registrars.push(registerDataAndExports, registerPlayerAdminRoutes);
+    registrars.push(registerDataAndExports, registerPlayerAdminRoutes, registerScriptLogRetention);
     registrars.push((app, ctx) =>
       registerWithPolicy(app, { rateClass: 'runtime' }, (scope) => registerRuntimeRoutes(scope, ctx)),
     );

@@ -54,13 +54,23 @@ export class Session {
     return this.tx ? this.tx.pool : this.env.pool;
   }
 
-  transaction(): Promise<ExecutionTransaction> {
+  /** The execution's transaction, opened at the first call (`forWrite`: by a write, see write()). */
+  transaction(forWrite = false): Promise<ExecutionTransaction> {
     if (this.tx) return Promise.resolve(this.tx);
-    this.opening ??= openExecutionTransaction(this.env.pool).then((tx) => {
+    this.opening ??= openExecutionTransaction(this.env.pool, forWrite).then((tx) => {
       this.tx = tx;
       return tx;
     });
     return this.opening;
+  }
+
+  /**
+   * Runs one write of the script on the execution's transaction (the first write opens it, its BEGIN and
+   * savepoint in one round trip): a throw undoes this write alone and reaches the script as its error.
+   */
+  async write<T>(fn: (tx: ExecutionTransaction) => Promise<T>): Promise<T> {
+    const tx = await this.transaction(true);
+    return tx.write(() => fn(tx));
   }
 
   /** One host call of the script: JSON text in, JSON text (or nothing) out; a throw is the script's error. */
