@@ -5,6 +5,7 @@ import type pg from 'pg';
 import type { DocumentCompute } from '../nosql/compute-tasks.js';
 import type { GameScope } from '../nosql/scope.js';
 import { type ExecutionTransaction, openExecutionTransaction } from '../store/execution-transaction.js';
+import { HOST_CALLS } from './host-calls.js';
 import { collectionCall } from './host-collections.js';
 import { PlayerStates } from './host-players.js';
 import type { ScriptCaches, ScriptLocks } from './shared-state.js';
@@ -103,6 +104,7 @@ export class Session {
       case 'lock':
         return this.lock(args);
       default:
+        if (Object.hasOwn(HOST_CALLS, op)) return (HOST_CALLS[op] as (typeof HOST_CALLS)[string])(this, args);
         throw new Error(`unknown call ${op.slice(0, 50)}`);
     }
   }
