@@ -4,6 +4,7 @@
 // `__host(op, json)` (answered by the event loop: collections, players, cache, locks). Both take and answer
 // JSON text, so no object of the host ever enters the sandbox.
 import { DATA_LIB } from './prelude-data.js';
+import { LEADERBOARDS_LIB } from './prelude-leaderboards.js';
 
 export const PRELUDE = `(function (g) {
   'use strict';
@@ -84,7 +85,8 @@ export const PRELUDE = `(function (g) {
     lockKey: function (name, tryMillis) { return host('lock', { op: 'lock', name: String(name), wait: Number(tryMillis) || 0 }); },
     unlockKey: function (name) { return host('lock', { op: 'unlock', name: String(name) }); },
     unlockKeyFully: function (name) { return host('lock', { op: 'unlockFully', name: String(name) }); },
-    getGameDataService: function () { return lib('data').service(); }
+    getGameDataService: function () { return lib('data').service(); },
+    getLeaderboards: function () { return lib('leaderboards').leaderboards(); }
   };
   alias(Spark, ['data', 'player', 'log', 'config', 'cache', 'remainingMilliseconds']);
   Object.freeze(Spark);
@@ -98,6 +100,7 @@ export const PRELUDE = `(function (g) {
 /** Parts of the API compiled at their first use: each a function of the prelude's internals. */
 export const LIBS: Record<string, string> = {
   data: DATA_LIB,
+  leaderboards: LEADERBOARDS_LIB,
   collections: `(function (I) {
   'use strict';
   var host = I.host, local = I.local, copy = I.copy, alias = I.alias;
