@@ -35,14 +35,14 @@ const RUNTIME: CollectionEntry = {
 const READS = new Set(['find', 'count', 'distinct', 'aggregate']);
 const WRITES = new Set(['insert', 'save', 'update', 'remove', 'findAndModify']);
 
-interface CollectionCall {
+export interface CollectionCall {
   kind: 'runtime' | 'meta' | 'system';
   name: string;
   verb: string;
   body: unknown;
 }
 
-function fullName(kind: CollectionCall['kind'], name: unknown): string {
+export function fullName(kind: CollectionCall['kind'], name: unknown): string {
   if (typeof name !== 'string' || name.length === 0 || name.length > 100)
     throw new Error('a collection name is a string of 1 to 100 characters');
   if (kind === 'system') {
@@ -96,7 +96,9 @@ export async function collectionCall(session: Session, args: CollectionCall): Pr
   const tx = await session.transaction();
   // Each write under its own savepoint: a failed one (a duplicate _id) is undone alone, and the script that
   // catches its error goes on with the execution's transaction intact.
-  return withDbErrors(env.pool, scope, env.statementTimeoutMs, () =>
+  // Errors are translated on the execution's connection (a unique index's name is read there): the embedded
+  // store has one connection, which the transaction holds.
+  return withDbErrors(tx.pool, scope, env.statementTimeoutMs, () =>
     withSavepoint(tx.client, 'cc_write', async () => {
       if (!session.created.has(full)) {
         await createCollection(tx.client, session.gs, full, 'runtime', now);

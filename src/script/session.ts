@@ -3,6 +3,7 @@
 // when the script ends; then it commits, or, when the script failed, rolls back every write of the execution.
 import type pg from 'pg';
 import type { DocumentCompute } from '../nosql/compute-tasks.js';
+import type { DdlOptions } from '../nosql/indexes.js';
 import type { GameScope } from '../nosql/scope.js';
 import { type ExecutionTransaction, openExecutionTransaction } from '../store/execution-transaction.js';
 import { HOST_CALLS } from './host-calls.js';
@@ -17,6 +18,8 @@ export interface ScriptEnv {
   statementTimeoutMs: number;
   caches: ScriptCaches;
   locks: ScriptLocks;
+  /** How index builds run (ensureIndex): CONCURRENTLY on PostgreSQL; absent, as on the embedded store. */
+  ddl?: DdlOptions;
 }
 
 let nextOwner = 1;
@@ -52,6 +55,11 @@ export class Session {
   /** Where reads go: the transaction once it is open (the script reads its own writes), else the pool. */
   readPool(): pg.Pool {
     return this.tx ? this.tx.pool : this.env.pool;
+  }
+
+  /** Whether the execution's transaction is open (it has written, or locked a player). */
+  inTransaction(): boolean {
+    return this.opening !== undefined;
   }
 
   transaction(): Promise<ExecutionTransaction> {
