@@ -4,6 +4,7 @@ import { dataCall } from './host-data.js';
 import { digestCall } from './host-digest.js';
 import { indexCall } from './host-indexes.js';
 import { leaderboardCall } from './host-leaderboards.js';
+import { requestCall } from './host-requests.js';
 import type { Session } from './session.js';
 
 export type HostCall = (session: Session, args: Record<string, unknown>) => Promise<string | undefined>;
@@ -13,4 +14,5 @@ export const HOST_CALLS: Readonly<Record<string, HostCall>> = {
   leaderboard: leaderboardCall,
   index: indexCall,
   digest: digestCall,
+  request: requestCall,
 };

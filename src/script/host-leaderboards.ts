@@ -3,53 +3,23 @@
 // shaped as those answers' `data`), always in the executing game's stage and on the execution's connection once it
 // has one; deleteEntry removes the player's entry of the current period in the execution's transaction, as the
 // console's delete does (its mirror document and rank count with it).
-import type pg from 'pg';
 import { loadStageEntities } from '../nosql/stage-config.js';
 import { boardKey, boardShortCode, findBoard } from '../runtime/boards.js';
-import { type ConfigCache, createConfigCache } from '../runtime/config-cache.js';
 import { aroundMe, boardNamed, leaderboardData } from '../runtime/game-requests.js';
-import { DEFAULT_LOCKOUT } from '../runtime/login-lockout.js';
 import { valuesKey } from '../runtime/ordering.js';
 import { periodStart } from '../runtime/periods.js';
-import type { Answer, RuntimeEnv } from '../runtime/request-kit.js';
+import type { Answer } from '../runtime/request-kit.js';
 import type { LeaderboardPlan } from '../runtime/runtime-config.js';
 import { currentBoards, deleteEntryRow } from '../store/leaderboard-admin.js';
 import { countEntries, entriesBefore } from '../store/leaderboard-reads.js';
 import { deleteMirrors } from '../store/player-admin.js';
 import { applyBucketChanges } from '../store/rank-buckets.js';
 import { lockBoardEntry } from '../store/runtime-boards.js';
-import type { ScriptEnv, Session } from './session.js';
+import { configCache, runtimeEnv } from './host-runtime.js';
+import type { Session } from './session.js';
 
 const MAX_ENTRIES = 1000;
 const MAX_PARTITIONS = 200;
-
-// Reads count no runtime request and write no leaderboard: the metrics they are given are never called.
-const NO_METRICS = {
-  runtimeRequests: { inc() {} },
-  leaderboardWrites: { inc() {} },
-} as unknown as RuntimeEnv['metrics'];
-
-const caches = new WeakMap<ScriptEnv, ConfigCache>();
-
-function configCache(env: ScriptEnv): ConfigCache {
-  const held = caches.get(env);
-  if (held) return held;
-  const made = createConfigCache({ now: () => performance.now() });
-  caches.set(env, made);
-  return made;
-}
-
-function runtimeEnv(session: Session, pool: pg.Pool): RuntimeEnv {
-  const { env, gs } = session;
-  return {
-    pool,
-    stage: gs.stage,
-    clock: env.clock,
-    configs: configCache(env),
-    lockout: DEFAULT_LOCKOUT,
-    metrics: NO_METRICS,
-  };
-}
 
 function count(v: unknown, fallback: number, max: number): number {
   if (v === undefined || v === null) return fallback;

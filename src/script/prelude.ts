@@ -6,6 +6,7 @@
 import { DATA_LIB } from './prelude-data.js';
 import { DIGEST_LIB } from './prelude-digest.js';
 import { LEADERBOARDS_LIB } from './prelude-leaderboards.js';
+import { REQUESTS_LIB } from './prelude-requests.js';
 
 export const PRELUDE = `(function (g) {
   'use strict';
@@ -89,6 +90,9 @@ export const PRELUDE = `(function (g) {
     getGameDataService: function () { return lib('data').service(); },
     getLeaderboards: function () { return lib('leaderboards').leaderboards(); },
     getDigester: function () { return lib('digest').digester(); },
+    sendRequest: function (req) { return lib('requests').sendRequest(req); },
+    sendRequestAs: function (req, playerId) { return lib('requests').sendRequestAs(req, playerId); },
+    logEvent: function (eventKey, values) { lib('requests').logEvent(eventKey, values); },
     loadPlayerByExternalId: function (system, id) {
       var s = String(system);
       if (!/^[A-Za-z0-9_]{1,32}$/.test(s)) throw new Error('an external system is 1 to 32 letters, digits or _');
@@ -102,6 +106,7 @@ export const PRELUDE = `(function (g) {
   Object.freeze(Spark);
   function load(name, once) { L('require', enc({ name: String(name), once: once })); }
   g.Spark = Spark;
+  Object.defineProperty(g, 'SparkRequests', { get: function () { return lib('requests').classes; } });
   g.require = function (name) { load(name, false); };
   g.requireOnce = function (name) { load(name, true); };
 })(globalThis);
@@ -112,6 +117,7 @@ export const LIBS: Record<string, string> = {
   data: DATA_LIB,
   leaderboards: LEADERBOARDS_LIB,
   digest: DIGEST_LIB,
+  requests: REQUESTS_LIB,
   collections: `(function (I) {
   'use strict';
   var host = I.host, local = I.local, copy = I.copy, alias = I.alias;
