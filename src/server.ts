@@ -164,6 +164,7 @@ export async function createServer(settings: Settings, options: StartOptions = {
             clock,
             statementTimeoutMs: settings.statementTimeoutMs,
             ddl: { concurrently: store.kind === 'postgres', buildTimeoutMs: 10 * 60 * 1000 },
+            http: { allow: settings.scripts.httpAllow },
           },
           { ...DEFAULT_SCRIPT_LIMITS, ...settings.scripts },
         )

@@ -58,7 +58,13 @@ export interface Settings {
   /** Compute threads for large inputs (compute/); 0 runs everything on the event loop. */
   computeThreads: number;
   /** Cloud Code: the time budget and memory cap of one script execution, and the sandbox threads. */
-  scripts: { timeLimitMs: number; memoryMb: number; threads: number };
+  scripts: {
+    timeLimitMs: number;
+    memoryMb: number;
+    threads: number;
+    /** Hosts Spark.getHttp may call (PLAYBASE_SCRIPT_HTTP_ALLOW; none by default). */
+    httpAllow: string[];
+  };
   /** Connections of the PostgreSQL pool (PGlite has one). */
   databasePoolSize: number;
   /** Longest wait for a PostgreSQL connection (connecting, or a free one of the pool) before 503 NOT_READY. */
@@ -345,6 +351,10 @@ export function loadSettings(
       timeLimitMs: readInt(env, 'PLAYBASE_SCRIPT_TIME_LIMIT_MS', 2000, 10, 600_000),
       memoryMb: readInt(env, 'PLAYBASE_SCRIPT_MEMORY_MB', 64, 8, 4096),
       threads: readInt(env, 'PLAYBASE_SCRIPT_THREADS', 4, 1, 64),
+      httpAllow: (env.PLAYBASE_SCRIPT_HTTP_ALLOW ?? '')
+        .split(/[\s,]+/)
+        .map((h) => h.trim().toLowerCase())
+        .filter((h) => h.length > 0),
     },
     databasePoolSize: readInt(env, 'PLAYBASE_DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseConnectTimeoutMs: readInt(env, 'PLAYBASE_DATABASE_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),

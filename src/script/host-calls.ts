@@ -2,6 +2,7 @@
 // execution's session (its game, stage and transaction) and the script's arguments, and answers JSON text.
 import { dataCall } from './host-data.js';
 import { digestCall } from './host-digest.js';
+import { httpCall } from './host-http.js';
 import { indexCall } from './host-indexes.js';
 import { leaderboardCall } from './host-leaderboards.js';
 import { requestCall } from './host-requests.js';
@@ -15,4 +16,5 @@ export const HOST_CALLS: Readonly<Record<string, HostCall>> = {
   index: indexCall,
   digest: digestCall,
   request: requestCall,
+  http: httpCall,
 };

@@ -5,6 +5,7 @@
 // JSON text, so no object of the host ever enters the sandbox.
 import { DATA_LIB } from './prelude-data.js';
 import { DIGEST_LIB } from './prelude-digest.js';
+import { HTTP_LIB } from './prelude-http.js';
 import { LEADERBOARDS_LIB } from './prelude-leaderboards.js';
 import { REQUESTS_LIB } from './prelude-requests.js';
 
@@ -93,6 +94,7 @@ export const PRELUDE = `(function (g) {
     sendRequest: function (req) { return lib('requests').sendRequest(req); },
     sendRequestAs: function (req, playerId) { return lib('requests').sendRequestAs(req, playerId); },
     logEvent: function (eventKey, values) { lib('requests').logEvent(eventKey, values); },
+    getHttp: function (url, timeout) { return lib('http').http(url, timeout); },
     loadPlayerByExternalId: function (system, id) {
       var s = String(system);
       if (!/^[A-Za-z0-9_]{1,32}$/.test(s)) throw new Error('an external system is 1 to 32 letters, digits or _');
@@ -118,6 +120,7 @@ export const LIBS: Record<string, string> = {
   leaderboards: LEADERBOARDS_LIB,
   digest: DIGEST_LIB,
   requests: REQUESTS_LIB,
+  http: HTTP_LIB,
   collections: `(function (I) {
   'use strict';
   var host = I.host, local = I.local, copy = I.copy, alias = I.alias;

@@ -8,6 +8,7 @@ import type { GameScope } from '../nosql/scope.js';
 import { type ExecutionTransaction, openExecutionTransaction } from '../store/execution-transaction.js';
 import { HOST_CALLS } from './host-calls.js';
 import { collectionCall } from './host-collections.js';
+import type { HttpSettings } from './host-http.js';
 import { PlayerStates } from './host-players.js';
 import type { ScriptCaches, ScriptLocks } from './shared-state.js';
 
@@ -20,6 +21,8 @@ export interface ScriptEnv {
   locks: ScriptLocks;
   /** How index builds run (ensureIndex): CONCURRENTLY on PostgreSQL; absent, as on the embedded store. */
   ddl?: DdlOptions;
+  /** Spark.getHttp: the hosts scripts may call (absent: none). */
+  http?: HttpSettings;
 }
 
 let nextOwner = 1;
