@@ -31,6 +31,7 @@ function describeCall(op: string, a: Record<string, unknown>): string {
   const part = (v: unknown) => String(v).slice(0, 100);
   if (op === 'collection') return `${part(a.kind)}Collection(${part(a.name)}).${part(a.verb)}`;
   if (op === 'player' || op === 'cache' || op === 'lock') return `${op}.${part(a.op)}`;
+  if (Object.hasOwn(HOST_CALLS, op)) return `${op}.${part(a.op ?? a.method ?? a.alg ?? 'send')}`;
   return `${op}(${part(a.name)})`;
 }
 
