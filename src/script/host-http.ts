@@ -1,7 +1,7 @@
 // Spark.getHttp(url): outbound HTTP from scripts, the host side. Only hosts listed in PLAYBASE_SCRIPT_HTTP_ALLOW
 // are reached (none by default); redirects are followed by hand, each target checked against the same list; one
-// call waits at most its timeout (default and most 10 s, never past the script's own budget, which ends the wait
-// first) and reads at most 1 MiB of answer. The script waits for the answer, as the original's calls did.
+// call waits at most its timeout (default and most 10 s, and never past the execution's time budget, so a script
+// that runs out of time does not hold its execution open) and reads at most 1 MiB of answer. The script waits for the answer, as the original's calls did.
 import type { Session } from './session.js';
 
 export interface HttpSettings {
@@ -79,7 +79,14 @@ export async function httpCall(session: Session, a: Record<string, unknown>): Pr
   if (body !== undefined && Buffer.byteLength(body) > MAX_REQUEST)
     throw new Error(`getHttp: a request body is at most ${MAX_REQUEST} bytes`);
   const asked = Number(a.timeout);
-  const timeout = Number.isFinite(asked) && asked > 0 ? Math.min(asked, HTTP_TIMEOUT_MS) : HTTP_TIMEOUT_MS;
+  const budget = session.env.timeLimitMs;
+  const left = budget === undefined ? HTTP_TIMEOUT_MS : budget - (performance.now() - session.started);
+  const timeout = Math.max(
+    1,
+    Math.round(
+      Math.min(Number.isFinite(asked) && asked > 0 ? asked : HTTP_TIMEOUT_MS, HTTP_TIMEOUT_MS, left),
+    ),
+  );
   const signal = AbortSignal.timeout(timeout);
   const headers = headersOf(a);
   try {

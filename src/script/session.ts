@@ -21,6 +21,8 @@ export interface ScriptEnv {
   locks: ScriptLocks;
   /** How index builds run (ensureIndex): CONCURRENTLY on PostgreSQL; absent, as on the embedded store. */
   ddl?: DdlOptions;
+  /** One execution's time budget: host calls that wait (getHttp) never wait past it. */
+  timeLimitMs?: number;
   /** Spark.getHttp: the hosts scripts may call (absent: none). */
   http?: HttpSettings;
 }
@@ -37,6 +39,8 @@ function describeCall(op: string, a: Record<string, unknown>): string {
 
 export class Session {
   readonly owner = nextOwner++;
+  /** When the execution was handed to the sandbox (performance.now()): its budget runs from no earlier. */
+  readonly started = performance.now();
   readonly created = new Set<string>();
   /** The host calls made, with their time (the trace of a Preview request). */
   readonly calls: { op: string; ms: number }[] = [];
