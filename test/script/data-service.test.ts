@@ -2,7 +2,7 @@
 // service (getItem, then create or change and persist; queries on indexed fields), each asserting the answer and
 // the stored items, on the store the run is given (PGlite or PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getItem } from '../../src/nosql/data-service.js';
+import { getItem, putItem } from '../../src/nosql/data-service.js';
 import { GAME_CONFIG, type RuntimeWorld, startRuntimeWorld } from '../runtime/world.js';
 import { script, setScripts } from './scripts.test-util.js';
 
@@ -160,6 +160,28 @@ describe('the game data service', () => {
     expect(r.unknownType).toMatch(/^DATA_TYPE_NOT_FOUND: /);
     expect((await stored('shared'))?.data).toEqual({ name: 'new' });
     expect(await stored('bad')).toBeNull();
+  });
+
+  it("another game's items of a type of the same name are never seen", async () => {
+    const other = (await w.ok('POST', '/restv2/games', { name: 'Other game' })).apiKey as string;
+    await w.ok('PUT', `/restv2/game/${other}/config`, { '~indexedTypes': CONFIG['~indexedTypes'] });
+    const scope = { game: other, stage: 'preview' as const, type: 'PlayerState' };
+    const input = { data: { level: 5, name: 'zzz-other' }, ttlSeconds: undefined, versionCheck: undefined };
+    await putItem(w.server.store.pool, scope, 'secret', input, Date.now());
+    await setScripts(w, [
+      script(
+        'event',
+        'score',
+        [
+          'var API = Spark.getGameDataService(), seen = [];',
+          'var c = API.queryItems("PlayerState", API.S("name").startsWith("zzz"), null).cursor();',
+          'while (c.hasNext()) seen.push(c.next().getId());',
+          'Spark.setScriptData("r", { get: API.getItem("PlayerState", "secret").document(), seen: seen });',
+        ].join('\n'),
+      ),
+    ]);
+    expect((await score(bob)).scriptData.r).toEqual({ get: null, seen: [] });
+    expect((await getItem(w.server.store.pool, scope, 'secret', Date.now())).data).toEqual(input.data);
   });
 
   it('TTL and delete; a failed execution rolls back its data service writes', async () => {
