@@ -162,7 +162,14 @@ export async function createServer(settings: Settings, options: StartOptions = {
     // Cloud Code: sandbox threads start at the first script (a game with no scripts never starts one).
     const scripts = settings.roles.includes('nosql')
       ? createScriptEngine(
-          { pool: store.pool, compute, clock, statementTimeoutMs: settings.statementTimeoutMs },
+          {
+            pool: store.pool,
+            compute,
+            clock,
+            statementTimeoutMs: settings.statementTimeoutMs,
+            ddl: { concurrently: store.kind === 'postgres', buildTimeoutMs: 10 * 60 * 1000 },
+            http: { allow: settings.scripts.httpAllow },
+          },
           { ...DEFAULT_SCRIPT_LIMITS, ...settings.scripts },
         )
       : undefined;

@@ -58,7 +58,13 @@ export interface Settings {
   /** Compute threads for large inputs (compute/); 0 runs everything on the event loop. */
   computeThreads: number;
   /** Cloud Code: the time budget and memory cap of one script execution, and the sandbox threads. */
-  scripts: { timeLimitMs: number; memoryMb: number; threads: number };
+  scripts: {
+    timeLimitMs: number;
+    memoryMb: number;
+    threads: number;
+    /** Hosts Spark.getHttp may call (PLAYBASE_SCRIPT_HTTP_ALLOW; none by default). */
+    httpAllow: string[];
+  };
   /** Cloud Code timers: how often this process checks for due system-script ticks, publishes and jobs; 0: never. */
   scriptTimers: { checkMs: number };
   /** Days the script log (each stage's `script.log`) keeps its entries; 0 keeps them forever. */
@@ -349,6 +355,10 @@ export function loadSettings(
       timeLimitMs: readInt(env, 'PLAYBASE_SCRIPT_TIME_LIMIT_MS', 2000, 10, 600_000),
       memoryMb: readInt(env, 'PLAYBASE_SCRIPT_MEMORY_MB', 64, 8, 4096),
       threads: readInt(env, 'PLAYBASE_SCRIPT_THREADS', 4, 1, 64),
+      httpAllow: (env.PLAYBASE_SCRIPT_HTTP_ALLOW ?? '')
+        .split(/[\s,]+/)
+        .map((h) => h.trim().toLowerCase())
+        .filter((h) => h.length > 0),
     },
     scriptTimers: { checkMs: readInt(env, 'PLAYBASE_SCRIPT_TIMER_CHECK_MS', 1000, 0, 60_000) },
     scriptLogRetentionDays: readInt(env, 'PLAYBASE_SCRIPT_LOG_RETENTION_DAYS', 30, 0, 36_500),

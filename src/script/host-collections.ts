@@ -9,7 +9,7 @@ import {
   RUNTIME_PREFIX,
   SYSTEM_COLLECTIONS,
 } from '../nosql/collections.js';
-import { withDbErrors } from '../nosql/db-errors.js';
+import { translateDbError, withDbErrors } from '../nosql/db-errors.js';
 import {
   aggregateBody,
   countDocuments,
@@ -34,14 +34,14 @@ const RUNTIME: CollectionEntry = {
 const READS = new Set(['find', 'count', 'distinct', 'aggregate']);
 const WRITES = new Set(['insert', 'save', 'update', 'remove', 'findAndModify']);
 
-interface CollectionCall {
+export interface CollectionCall {
   kind: 'runtime' | 'meta' | 'system';
   name: string;
   verb: string;
   body: unknown;
 }
 
-function fullName(kind: CollectionCall['kind'], name: unknown): string {
+export function fullName(kind: CollectionCall['kind'], name: unknown): string {
   if (typeof name !== 'string' || name.length === 0 || name.length > 100)
     throw new Error('a collection name is a string of 1 to 100 characters');
   if (kind === 'system') {
@@ -94,8 +94,8 @@ export async function collectionCall(session: Session, args: CollectionCall): Pr
     throw new Error(`the ${args.kind} collection ${args.name} is read-only in scripts`);
   // Each write under its own savepoint (ExecutionTransaction.write): a failed one (a duplicate _id) is undone
   // alone, and the script that catches its error goes on with the execution's transaction intact.
-  return withDbErrors(env.pool, scope, env.statementTimeoutMs, () =>
-    session.write(async (tx) => {
+  try {
+    return await session.write(async (tx) => {
       const creating = !session.created.has(full);
       try {
         if (creating) {
@@ -119,6 +119,11 @@ export async function collectionCall(session: Session, args: CollectionCall): Pr
         if (creating) session.created.delete(full);
         throw e;
       }
-    }),
-  );
+    });
+  } catch (e) {
+    // Translated on the execution's connection, once the savepoint is rolled back (a unique index's name is read
+    // there): the embedded store has one connection, which the transaction holds.
+    const tx = await session.transaction(true);
+    throw await translateDbError(e, tx.pool, scope, env.statementTimeoutMs);
+  }
 }

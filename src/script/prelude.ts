@@ -3,6 +3,12 @@
 // `__local(op, json)` (answered by the sandbox's thread: scriptData, errors, log, exit, modules) and
 // `__host(op, json)` (answered by the event loop: collections, players, cache, locks). Both take and answer
 // JSON text, so no object of the host ever enters the sandbox.
+
+import { DATA_LIB } from './prelude-data.js';
+import { DIGEST_LIB } from './prelude-digest.js';
+import { HTTP_LIB } from './prelude-http.js';
+import { LEADERBOARDS_LIB } from './prelude-leaderboards.js';
+import { REQUESTS_LIB } from './prelude-requests.js';
 import { SCHEDULER_LIB } from './scheduler-lib.js';
 
 export const PRELUDE = `(function (g) {
@@ -84,12 +90,28 @@ export const PRELUDE = `(function (g) {
     getScheduler: function () { return lib('scheduler'); },
     lockKey: function (name, tryMillis) { return host('lock', { op: 'lock', name: String(name), wait: Number(tryMillis) || 0 }); },
     unlockKey: function (name) { return host('lock', { op: 'unlock', name: String(name) }); },
-    unlockKeyFully: function (name) { return host('lock', { op: 'unlockFully', name: String(name) }); }
+    unlockKeyFully: function (name) { return host('lock', { op: 'unlockFully', name: String(name) }); },
+    getGameDataService: function () { return lib('data').service(); },
+    getLeaderboards: function () { return lib('leaderboards').leaderboards(); },
+    getDigester: function () { return lib('digest').digester(); },
+    sendRequest: function (req) { return lib('requests').sendRequest(req); },
+    sendRequestAs: function (req, playerId) { return lib('requests').sendRequestAs(req, playerId); },
+    logEvent: function (eventKey, values) { lib('requests').logEvent(eventKey, values); },
+    getHttp: function (url, timeout) { return lib('http').http(url, timeout); },
+    loadPlayerByExternalId: function (system, id) {
+      var s = String(system);
+      if (!/^[A-Za-z0-9_]{1,32}$/.test(s)) throw new Error('an external system is 1 to 32 letters, digits or _');
+      if (id === null || id === undefined) return null;
+      var q = {}; q['externalIds.' + s] = String(id);
+      var d = lib('collections').collection('system', 'player', false).findOne(q, { _id: 1 });
+      return d ? loadPlayer(typeof d._id === 'object' && d._id !== null ? d._id.$oid : d._id) : null;
+    }
   };
-  alias(Spark, ['data', 'player', 'log', 'config', 'cache', 'remainingMilliseconds']);
+  alias(Spark, ['data', 'player', 'log', 'config', 'cache', 'remainingMilliseconds', 'gameDataService', 'leaderboards', 'digester']);
   Object.freeze(Spark);
   function load(name, once) { L('require', enc({ name: String(name), once: once })); }
   g.Spark = Spark;
+  Object.defineProperty(g, 'SparkRequests', { get: function () { return lib('requests').classes; } });
   g.require = function (name) { load(name, false); };
   g.requireOnce = function (name) { load(name, true); };
 })(globalThis);
@@ -98,6 +120,11 @@ export const PRELUDE = `(function (g) {
 /** Parts of the API compiled at their first use: each a function of the prelude's internals. */
 export const LIBS: Record<string, string> = {
   scheduler: SCHEDULER_LIB,
+  data: DATA_LIB,
+  leaderboards: LEADERBOARDS_LIB,
+  digest: DIGEST_LIB,
+  requests: REQUESTS_LIB,
+  http: HTTP_LIB,
   collections: `(function (I) {
   'use strict';
   var host = I.host, local = I.local, copy = I.copy, alias = I.alias;
@@ -179,6 +206,19 @@ export const LIBS: Record<string, string> = {
   Collection.prototype.findAndRemove = function (query) {
     return this._write('findAndModify', { query: query || {}, remove: true }).value;
   };
+  Collection.prototype._index = function (args) {
+    args.kind = this._kind; args.name = this._name;
+    return host('index', args);
+  };
+  Collection.prototype.ensureIndex = function (keys, options) {
+    var o = options || {};
+    this._index({ op: 'ensure', keys: keys, indexName: o.name === undefined ? null : String(o.name), unique: o.unique === true });
+  };
+  Collection.prototype.dropIndex = function (keys) {
+    this._index(typeof keys === 'string' ? { op: 'drop', indexName: keys } : { op: 'drop', keys: keys });
+  };
+  Collection.prototype.dropIndexByName = function (name) { this._index({ op: 'drop', indexName: String(name) }); };
+  Collection.prototype.getIndexInfo = function () { return this._index({ op: 'info' }); };
   return { collection: function (kind, name, writable) { return new Collection(kind, name, writable); } };
 })`,
   player: `(function (I) {

@@ -36,7 +36,12 @@ export function createScriptEngine(
   env: Omit<ScriptEnv, 'caches' | 'locks'>,
   limits: ScriptLimits = DEFAULT_SCRIPT_LIMITS,
 ): ScriptRunner {
-  const full: ScriptEnv = { ...env, caches: new ScriptCaches(), locks: new ScriptLocks() };
+  const full: ScriptEnv = {
+    ...env,
+    caches: new ScriptCaches(),
+    locks: new ScriptLocks(),
+    timeLimitMs: limits.timeLimitMs,
+  };
   const pool = new EnginePool(limits.threads, limits.maxQueued);
   // script.log is recorded as a runtime collection once per game and stage in this process.
   const logged = new Set<string>();

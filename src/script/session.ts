@@ -3,9 +3,12 @@
 // when the script ends; then it commits, or, when the script failed, rolls back every write of the execution.
 import type pg from 'pg';
 import type { DocumentCompute } from '../nosql/compute-tasks.js';
+import type { DdlOptions } from '../nosql/indexes.js';
 import type { GameScope } from '../nosql/scope.js';
 import { type ExecutionTransaction, openExecutionTransaction } from '../store/execution-transaction.js';
+import { HOST_CALLS } from './host-calls.js';
 import { collectionCall } from './host-collections.js';
+import type { HttpSettings } from './host-http.js';
 import { PlayerStates } from './host-players.js';
 import { schedulerCall } from './host-scheduler.js';
 import type { ScriptCaches, ScriptLocks } from './shared-state.js';
@@ -17,6 +20,12 @@ export interface ScriptEnv {
   statementTimeoutMs: number;
   caches: ScriptCaches;
   locks: ScriptLocks;
+  /** How index builds run (ensureIndex): CONCURRENTLY on PostgreSQL; absent, as on the embedded store. */
+  ddl?: DdlOptions;
+  /** One execution's time budget: host calls that wait (getHttp) never wait past it. */
+  timeLimitMs?: number;
+  /** Spark.getHttp: the hosts scripts may call (absent: none). */
+  http?: HttpSettings;
 }
 
 let nextOwner = 1;
@@ -25,11 +34,14 @@ function describeCall(op: string, a: Record<string, unknown>): string {
   const part = (v: unknown) => String(v).slice(0, 100);
   if (op === 'collection') return `${part(a.kind)}Collection(${part(a.name)}).${part(a.verb)}`;
   if (op === 'player' || op === 'cache' || op === 'lock' || op === 'scheduler') return `${op}.${part(a.op)}`;
+  if (Object.hasOwn(HOST_CALLS, op)) return `${op}.${part(a.op ?? a.method ?? a.alg ?? 'send')}`;
   return `${op}(${part(a.name)})`;
 }
 
 export class Session {
   readonly owner = nextOwner++;
+  /** When the execution was handed to the sandbox (performance.now()): its budget runs from no earlier. */
+  readonly started = performance.now();
   readonly created = new Set<string>();
   /** The host calls made, with their time (the trace of a Preview request). */
   readonly calls: { op: string; ms: number }[] = [];
@@ -52,6 +64,11 @@ export class Session {
   /** Where reads go: the transaction once it is open (the script reads its own writes), else the pool. */
   readPool(): pg.Pool {
     return this.tx ? this.tx.pool : this.env.pool;
+  }
+
+  /** Whether the execution's transaction is open (it has written, or locked a player). */
+  inTransaction(): boolean {
+    return this.opening !== undefined;
   }
 
   /** The execution's transaction, opened at the first call (`forWrite`: by a write, see write()). */
@@ -116,6 +133,7 @@ export class Session {
       case 'scheduler':
         return schedulerCall(this, args);
       default:
+        if (Object.hasOwn(HOST_CALLS, op)) return (HOST_CALLS[op] as (typeof HOST_CALLS)[string])(this, args);
         throw new Error(`unknown call ${op.slice(0, 50)}`);
     }
   }
