@@ -34,6 +34,7 @@ import { registerWithPolicy } from './route/policy.js';
 import { registerRuntimeRoutes } from './runtime/routes.js';
 import { createScriptEngine, DEFAULT_SCRIPT_LIMITS } from './script/run.js';
 import type { Settings } from './settings.js';
+import { registerSnippetRoutes } from './snippets/routes.js';
 import { openStore, ping, type Store } from './store/db.js';
 import { migrate } from './store/migrate.js';
 
@@ -107,7 +108,7 @@ function registrarsFor(settings: Settings, replica: ReplicaStatus | undefined): 
         prefix: '/preview',
       });
     });
-    registrars.push(registerDataAndExports, registerPlayerAdminRoutes);
+    registrars.push(registerDataAndExports, registerPlayerAdminRoutes, registerSnippetRoutes);
     registrars.push((app, ctx) =>
       registerWithPolicy(app, { rateClass: 'runtime' }, (scope) => registerRuntimeRoutes(scope, ctx)),
     );
