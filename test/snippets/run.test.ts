@@ -79,6 +79,7 @@ describe(`snippet run route (${storeKind})`, () => {
       scriptData: {},
       error: { SCRIPT: 'ERROR' },
       scriptErrorMessage: 'Error: boom',
+      scriptErrorAt: 'snippets/BREAK.js:2',
     });
     const [entry] = await w.find('script.log', { query: { level: 'ERROR', script: 'snippets/BREAK' } });
     expect(entry._id.$oid).toBe(answer.scriptErrorId);
