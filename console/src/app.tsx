@@ -7,8 +7,10 @@ import { AuditPage } from './pages/audit.js';
 import { CredentialsPage } from './pages/credentials.js';
 import { EventsPage } from './pages/events.js';
 import { GamesPage } from './pages/games.js';
+import { HarnessPage } from './pages/harness.js';
 import { IndexedTypesPage } from './pages/indexed-types.js';
 import { LeaderboardsPage } from './pages/leaderboards.js';
+import { ManagePage } from './pages/manage.js';
 import { OverviewPage } from './pages/overview.js';
 import { RunningTotalsPage } from './pages/running-totals.js';
 import { SignInForm } from './pages/sign-in.js';
@@ -31,6 +33,8 @@ const PAGES: Record<GamePage, (p: { apiKey: string }) => preact.JSX.Element> = {
   snapshots: SnapshotsPage,
   team: TeamPage,
   audit: AuditPage,
+  manage: ManagePage,
+  harness: HarnessPage,
 };
 
 export function App() {

@@ -42,4 +42,6 @@ export const PAGE_KEYS: Record<string, string> = {
   snapshots: 'admin.snapshots',
   team: 'admin.permissions',
   audit: 'admin.audit',
+  manage: 'manage.screens',
+  harness: 'configurator.credentials',
 };

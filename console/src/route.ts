@@ -13,6 +13,8 @@ export const GAME_PAGES = [
   ['snapshots', 'Snapshots'],
   ['team', 'Team'],
   ['audit', 'Audit log'],
+  ['manage', 'Manage screens'],
+  ['harness', 'Test harness'],
 ] as const;
 export type GamePage = (typeof GAME_PAGES)[number][0];
 
