@@ -120,6 +120,17 @@ describe('manage screens and test harness (browser)', () => {
     expect(await page.getByRole('region', { name: 'Trace' }).textContent()).toContain('greeted Ed');
     await page.getByLabel('Result scriptData (JSON, editable)').fill('{"greeting": "Hi", "n": 9}');
     await expect.poll(() => preview.locator('p.greeting').textContent()).toBe('Hi, answer 10');
+    // The original's helpers, re-rendered as the template and the scriptData change (the script does not run).
+    await page
+      .getByLabel('Template (Handlebars and GSML)')
+      .fill(
+        '{{#compare n ">" 5}}<p class="size">big {{json tags}} {{get "a" obj}}{{#each tags}} [{{@index}}:{{this}}]{{/each}}</p>{{else}}<p class="size">small</p>{{/compare}}',
+      );
+    const result = page.getByLabel('Result scriptData (JSON, editable)');
+    await result.fill('{"n": 9, "tags": ["x", "y"], "obj": {"a": "A"}}');
+    await expect.poll(() => preview.locator('p.size').textContent()).toBe('big ["x","y"] A [0:x] [1:y]');
+    await result.fill('{"n": 1}');
+    await expect.poll(() => preview.locator('p.size').textContent()).toBe('small');
     await expectAccessible(page, 'snippet editor');
     await page.getByRole('button', { name: 'Cancel' }).click();
   });
