@@ -175,4 +175,55 @@ describe('manage screens and test harness (browser)', () => {
     expect(stored).not.toContain(secret);
     await expectAccessible(page, 'test harness');
   });
+  it('a collaborator sees only the screens and snippets of their groups; a snippet of other groups shows nothing', async () => {
+    const support = { username: 'support@playbase.test', password: 'support-password-1' };
+    await api('POST', '/restv2/auth/users', { ...support, country: 'GB' });
+    const auth = `/restv2/auth/game/${apiKey}`;
+    await api('POST', `${auth}/groups`, {
+      name: 'Support',
+      permissions: { game: 1, manage: 1, 'nosql.snippets': 2 },
+    });
+    await api('POST', `${auth}/collaborators`, { email: support.username, groupNames: ['Support'] });
+    const manage = `/restv2/game/${apiKey}/manage`;
+    const snippet = (shortCode: string, groups: string[]) =>
+      api('POST', `${manage}/snippets`, {
+        shortCode,
+        name: shortCode,
+        script: `Spark.setScriptData("who", "${shortCode}");`,
+        template: '<p class="ran">ran {{who}}</p>',
+        groups,
+      });
+    await snippet('for_support', ['Support']);
+    await snippet('for_admins', ['gameAdmin']);
+    await api('POST', `${manage}/screens`, {
+      shortCode: 'desk',
+      name: 'Support desk',
+      template:
+        '<gs-snippet snippet="for_support"></gs-snippet><gs-snippet snippet="for_admins"></gs-snippet>',
+      groups: ['Support'],
+    });
+    await api('POST', `${manage}/screens`, {
+      shortCode: 'admins',
+      name: 'Admins only',
+      groups: ['gameAdmin'],
+    });
+    const { page } = w;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Username').fill(support.username);
+    await page.getByLabel('Password').fill(support.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Games', level: 1 }).waitFor();
+    await page.goto(`${w.url}/console/#/game/${apiKey}/manage`);
+    await page.getByRole('heading', { name: 'Manage screens', level: 1 }).waitFor();
+    const screens = page.getByRole('region', { name: 'Screens' });
+    await expect.poll(() => screens.textContent()).toContain('Support desk');
+    expect(await screens.textContent()).not.toContain('Admins only');
+    // A screen without groups is everyone's.
+    expect(await screens.textContent()).toContain('Greeter');
+    // Read only on manage: no New, Edit or Delete, no import.
+    expect(await page.getByRole('button', { name: 'New screen' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Open Support desk' }).click();
+    await expect.poll(() => page.locator('.gs-screen p.ran').allTextContents()).toEqual(['ran for_support']);
+    await expectAccessible(page, 'a screen for a support group');
+  });
 });
