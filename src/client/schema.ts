@@ -14307,6 +14307,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scriptData": {
+                 *         "playerId": "6b03a1c2d4e5f60718293a4b",
+                 *         "amount": 100
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Spark.getData().scriptData: the snippet attribute's query parameters and the form's fields */
                     scriptData?: {
@@ -14370,6 +14378,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scriptData": {
+                 *         "playerId": "6b03a1c2d4e5f60718293a4b",
+                 *         "amount": 100
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Spark.getData().scriptData: the snippet attribute's query parameters and the form's fields */
                     scriptData?: {

@@ -31,7 +31,10 @@ const Body = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ scriptData: { playerId: '6b03a1c2d4e5f60718293a4b', amount: 100 } }],
+  },
 );
 const TraceEntry = Type.Object({
   script: Type.String(),
