@@ -175,6 +175,22 @@ describe('manage screens and test harness (browser)', () => {
     expect(stored).not.toContain(secret);
     await expectAccessible(page, 'test harness');
   });
+  it('the Player Management library screen finds the harness player and credits its currency', async () => {
+    const { page } = w;
+    await page.goto(`${w.url}/console/#/game/${apiKey}/manage`);
+    await page.getByRole('button', { name: 'Install Player Management' }).click();
+    await page.getByRole('button', { name: 'Open Player Management' }).click();
+    await page.getByLabel('User name starts with').fill('tester');
+    await page.getByRole('button', { name: 'Search players' }).click();
+    await page.getByRole('button', { name: 'Open tester1' }).click();
+    await page.getByLabel('Credit currency 1 (negative debits)').fill('5');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    const screen = page.locator('.gs-screen');
+    await expect.poll(() => screen.textContent()).toContain('Balance 1 changed by 5');
+    expect(await screen.locator('dd').allTextContents()).toContain('Tester');
+    await expectAccessible(page, 'player management');
+  });
+
   it('a collaborator sees only the screens and snippets of their groups; a snippet of other groups shows nothing', async () => {
     const support = { username: 'support@playbase.test', password: 'support-password-1' };
     await api('POST', '/restv2/auth/users', { ...support, country: 'GB' });

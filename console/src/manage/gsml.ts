@@ -30,6 +30,7 @@ export const ALLOWED_ATTR = [
   // GSML attributes.
   ...['snippet', 'target', 'width', 'align', 'title', 'height', 'padding', 'margin', 'message', 'label'],
 ];
+const FIELDS = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
 const INPUT_TYPES = new Set([
   'text',
   'number',
@@ -55,6 +56,13 @@ function hook(): void {
     }
   });
   DOMPurify.addHook('uponSanitizeAttribute', (node, data) => {
+    // A field's name is what the snippet receives (the original's snippets switch on a field named "action").
+    // DOMPurify drops names that are also DOM properties (action, submit...) against clobbering; field names
+    // clobber only their form's properties, which the console never reads (it reads fields with FormData).
+    const tag = (node as Element).tagName;
+    if (data.attrName === 'name' && FIELDS.has(tag) && /^[\w.-]{1,100}$/.test(data.attrValue)) {
+      data.forceKeepAttr = true;
+    }
     // Inputs only of the ordinary kinds (no type=image or file); ids are namespaced below.
     if (
       data.attrName === 'type' &&
