@@ -19,6 +19,7 @@ import { queryCatalogue } from './query/errors.js';
 import { pipelineCatalogue } from './query/pipeline-errors.js';
 import { updateCatalogue } from './query/update-errors.js';
 import { runtimeCatalogue } from './runtime/errors.js';
+import { snippetsCatalogue } from './snippets/errors.js';
 
 /** Every defined code, for the generated reference and the uniqueness test. */
 export const catalogue: readonly CatalogueEntry[] = [
@@ -39,4 +40,5 @@ export const catalogue: readonly CatalogueEntry[] = [
   ...runtimeCatalogue,
   ...clusterCatalogue,
   ...playersCatalogue,
+  ...snippetsCatalogue,
 ];

@@ -36,6 +36,7 @@ import { registerScriptTimers } from './runtime/script-timers.js';
 import { registerScriptLogRetention } from './script/log-retention.js';
 import { createScriptEngine, DEFAULT_SCRIPT_LIMITS } from './script/run.js';
 import type { Settings } from './settings.js';
+import { registerSnippetRoutes } from './snippets/routes.js';
 import { openStore, ping, type Store } from './store/db.js';
 import { migrate } from './store/migrate.js';
 
@@ -109,7 +110,12 @@ function registrarsFor(settings: Settings, replica: ReplicaStatus | undefined): 
         prefix: '/preview',
       });
     });
-    registrars.push(registerDataAndExports, registerPlayerAdminRoutes, registerScriptLogRetention);
+    registrars.push(
+      registerDataAndExports,
+      registerPlayerAdminRoutes,
+      registerScriptLogRetention,
+      registerSnippetRoutes,
+    );
     registrars.push((app, ctx) =>
       registerWithPolicy(app, { rateClass: 'runtime' }, (scope) => registerRuntimeRoutes(scope, ctx)),
     );

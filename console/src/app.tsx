@@ -8,9 +8,11 @@ import { CredentialsPage } from './pages/credentials.js';
 import { DataExplorerPage } from './pages/data-explorer.js';
 import { EventsPage } from './pages/events.js';
 import { GamesPage } from './pages/games.js';
+import { HarnessPage } from './pages/harness.js';
 import { IndexedTypesPage } from './pages/indexed-types.js';
 import { LeaderboardEntriesPage } from './pages/leaderboard-entries.js';
 import { LeaderboardsPage } from './pages/leaderboards.js';
+import { ManagePage } from './pages/manage.js';
 import { OverviewPage } from './pages/overview.js';
 import { PlayersPage } from './pages/players.js';
 import { RunningTotalsPage } from './pages/running-totals.js';
@@ -39,6 +41,8 @@ const PAGES: Record<GamePage, (p: { apiKey: string }) => preact.JSX.Element> = {
   players: PlayersPage,
   'leaderboard-entries': LeaderboardEntriesPage,
   'script-log': ScriptLogPage,
+  manage: ManagePage,
+  harness: HarnessPage,
 };
 
 export function App() {

@@ -46,4 +46,6 @@ export const PAGE_KEYS: Record<string, string> = {
   players: 'nosql.players',
   'leaderboard-entries': 'nosql.leaderboards',
   'script-log': 'nosql',
+  manage: 'manage.screens',
+  harness: 'configurator.credentials',
 };

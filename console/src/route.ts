@@ -17,6 +17,8 @@ export const GAME_PAGES = [
   ['players', 'Players'],
   ['leaderboard-entries', 'Leaderboard entries'],
   ['script-log', 'Script log'],
+  ['manage', 'Manage screens'],
+  ['harness', 'Test harness'],
 ] as const;
 export type GamePage = (typeof GAME_PAGES)[number][0];
 

@@ -17,8 +17,11 @@ const GAME = '/restv2/game/:apiKey';
 export function auditAreaOf(route: string): string | undefined {
   if (route.startsWith('/restv2/auth/') || route === '/restv2/auth') return 'auth';
   if (route.startsWith('/restv2/games')) return 'game';
-  // The nosql server's player and leaderboard management, under a stage base URL (docs/players.md).
-  const staged = /^\/(?:live|preview)\/restv2\/game\/:gameApiKey\/(players|leaderboards)(?:\/|$)/.exec(route);
+  // The nosql server's player and leaderboard management (docs/players.md) and snippet runs (docs/cloud-code.md),
+  // under a stage base URL.
+  const staged = /^\/(?:live|preview)\/restv2\/game\/:gameApiKey\/(players|leaderboards|manage)(?:\/|$)/.exec(
+    route,
+  );
   if (staged) return staged[1];
   const game = route.replace('/restv2/game/:gameApiKey', GAME);
   if (game === GAME || game === `${GAME}/restore`) return 'game';

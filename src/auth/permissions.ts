@@ -71,6 +71,11 @@ export const CATALOGUE: PermissionKey[] = [
     description:
       'Leaderboard management: boards, entries, next reset (1); delete an entry, reset now (2). Audited.',
   },
+  {
+    key: 'nosql.snippets',
+    description:
+      "Run admin snippets' Cloud Code on the nosql server (2; a script may write runtime data). Audited.",
+  },
 ];
 
 const KNOWN = new Set(CATALOGUE.map((p) => p.key));

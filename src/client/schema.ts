@@ -2630,6 +2630,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/live/restv2/game/{gameApiKey}/manage/snippets/{shortCode}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run an admin snippet's Cloud Code with no player; answers its scriptData (audited; ?trace=1 in Preview) */
+        post: operations["liveRunSnippet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/preview/restv2/game/{gameApiKey}/manage/snippets/{shortCode}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run an admin snippet's Cloud Code with no player; answers its scriptData (audited; ?trace=1 in Preview) */
+        post: operations["previewRunSnippet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/live/rs/{credential}/{secret}/RegistrationRequest": {
         parameters: {
             query?: never;
@@ -14326,6 +14360,148 @@ export interface operations {
                         leaderboardShortCode: string;
                         boards: number;
                         entries: number;
+                    };
+                };
+            };
+        };
+    };
+    liveRunSnippet: {
+        parameters: {
+            query?: {
+                trace?: "1" | "0";
+            };
+            header?: never;
+            path: {
+                gameApiKey: string;
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scriptData": {
+                 *         "playerId": "6b03a1c2d4e5f60718293a4b",
+                 *         "amount": 100
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Spark.getData().scriptData: the snippet attribute's query parameters and the form's fields */
+                    scriptData?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        scriptData: {
+                            [key: string]: unknown;
+                        };
+                        error?: {
+                            [key: string]: unknown;
+                        };
+                        scriptErrorId?: string;
+                        scriptErrorMessage?: string;
+                        scriptErrorAt?: string;
+                        trace?: {
+                            script: string;
+                            outcome: string;
+                            ms: number;
+                            logs: {
+                                ts: number;
+                                level: string;
+                                log: unknown;
+                            }[];
+                            calls: {
+                                op: string;
+                                ms: number;
+                            }[];
+                            error?: {
+                                message: string;
+                                at: string | null;
+                                stack: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    previewRunSnippet: {
+        parameters: {
+            query?: {
+                trace?: "1" | "0";
+            };
+            header?: never;
+            path: {
+                gameApiKey: string;
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scriptData": {
+                 *         "playerId": "6b03a1c2d4e5f60718293a4b",
+                 *         "amount": 100
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Spark.getData().scriptData: the snippet attribute's query parameters and the form's fields */
+                    scriptData?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        scriptData: {
+                            [key: string]: unknown;
+                        };
+                        error?: {
+                            [key: string]: unknown;
+                        };
+                        scriptErrorId?: string;
+                        scriptErrorMessage?: string;
+                        scriptErrorAt?: string;
+                        trace?: {
+                            script: string;
+                            outcome: string;
+                            ms: number;
+                            logs: {
+                                ts: number;
+                                level: string;
+                                log: unknown;
+                            }[];
+                            calls: {
+                                op: string;
+                                ms: number;
+                            }[];
+                            error?: {
+                                message: string;
+                                at: string | null;
+                                stack: string;
+                            };
+                        }[];
                     };
                 };
             };

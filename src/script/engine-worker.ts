@@ -185,7 +185,9 @@ function describe(
 }
 
 function where(stack: string): string | null {
-  const m = /\(?((?:event|request|response|system|callbacks|modules)\/[^:()\s]+\.js):(\d+)/.exec(stack);
+  const m = /\(?((?:event|request|response|system|callbacks|modules|snippets)\/[^:()\s]+\.js):(\d+)/.exec(
+    stack,
+  );
   return m ? `${m[1]}:${m[2]}` : null;
 }
 

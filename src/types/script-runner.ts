@@ -4,7 +4,8 @@ import type { CloudScript } from './config.js';
 
 export interface ScriptCall {
   gs: { game: string; stage: 'live' | 'preview' };
-  script: CloudScript;
+  /** A configured script, or an admin snippet's (folder `snippets`: src/snippets/, run with no player). */
+  script: Omit<CloudScript, 'folder'> & { folder: CloudScript['folder'] | 'snippets' };
   /** The stage's modules by short code (require / requireOnce). */
   modules: ReadonlyMap<string, string>;
   /** Spark.getData(). */

@@ -184,3 +184,30 @@ describe('typed client', () => {
     expect(missing).toMatchObject({ status: 404, code: 'GAME_NOT_FOUND' });
   });
 });
+
+describe('typed client: a Manage snippet', () => {
+  it('runs through the stage client (the run route, with the nosql JWT) and answers its scriptData', async () => {
+    await unwrap(
+      client.api.POST('/restv2/game/{apiKey}/manage/snippets', {
+        params: { path: { apiKey } },
+        body: {
+          shortCode: 'hi',
+          name: 'Hi',
+          script: 'Spark.setScriptData("hi", Spark.getData().scriptData.n + 1);',
+        },
+      }),
+    );
+    sent = [];
+    const preview = await client.stage(apiKey, 'preview');
+    const answer = await unwrap(
+      preview.POST('/restv2/game/{gameApiKey}/manage/snippets/{shortCode}/run', {
+        params: { path: { gameApiKey: apiKey, shortCode: 'hi' } },
+        body: { scriptData: { n: 41 } },
+      }),
+    );
+    expect(answer).toEqual({ scriptData: { hi: 42 } });
+    const run = sent.find((s) => s.path.endsWith('/run'));
+    expect(run).toMatchObject({ path: `/preview/restv2/game/${apiKey}/manage/snippets/hi/run`, status: 200 });
+    expect(run?.jwt).toBe(await client.jwt(apiKey));
+  });
+});
