@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { useLoad } from './load.js';
 import { AccountPage } from './pages/account.js';
 import { AuditPage } from './pages/audit.js';
+import { CloudCodeLazy } from './pages/cloud-code-lazy.js';
 import { CredentialsPage } from './pages/credentials.js';
 import { EventsPage } from './pages/events.js';
 import { GamesPage } from './pages/games.js';
@@ -27,6 +28,7 @@ const PAGES: Record<GamePage, (p: { apiKey: string }) => preact.JSX.Element> = {
   leaderboards: LeaderboardsPage,
   'indexed-types': IndexedTypesPage,
   credentials: CredentialsPage,
+  'cloud-code': CloudCodeLazy,
   configuration: WholeConfigPage,
   snapshots: SnapshotsPage,
   team: TeamPage,

@@ -204,3 +204,12 @@ export function matches(query: string, ...texts: (string | undefined)[]): boolea
 export function Search(p: { value: string; onInput: (v: string) => void; label: string }) {
   return <Field label={p.label} type="search" value={p.value} onInput={p.onInput} />;
 }
+
+/** Hands the browser a file to save (a download made in the page). */
+export function saveFile(name: string, content: Blob): void {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(content);
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}
