@@ -4,6 +4,7 @@ import { useLoad } from '../load.js';
 import { useCan } from '../permissions.js';
 import { call } from '../session.js';
 import { confirmed, ErrorSummary, Field, FormError, messageOf, Section, useBusy } from '../ui.js';
+import { CompareSnapshots, CopySnapshot } from './snapshot-tools.js';
 
 export function SnapshotsPage({ apiKey }: { apiKey: string }) {
   const path = { params: { path: { apiKey } } };
@@ -202,6 +203,12 @@ export function SnapshotsPage({ apiKey }: { apiKey: string }) {
           </tbody>
         </table>
       </Section>
+      {snapshots.length > 0 && (
+        <CompareSnapshots key={snapshots.length} apiKey={apiKey} snapshots={snapshots} />
+      )}
+      {snapshots.length > 0 && canWrite && (
+        <CopySnapshot key={snapshots.length} apiKey={apiKey} snapshots={snapshots} />
+      )}
     </>
   );
 }
