@@ -1,9 +1,10 @@
-// Team: collaborators by e-mail with their groups (add, change groups, remove); groups and their permissions.
+// Team: collaborators by e-mail with their groups (add, remove); groups and ownership (team-groups.tsx).
 import { useState } from 'preact/hooks';
 import { useLoad } from '../load.js';
 import { useCan } from '../permissions.js';
 import { call } from '../session.js';
 import { confirmed, ErrorSummary, Field, FormError, messageOf, Section, useBusy } from '../ui.js';
+import { GroupsPanel, TransferOwnership } from './team-groups.js';
 
 export function TeamPage({ apiKey }: { apiKey: string }) {
   const path = { params: { path: { apiKey } } };
@@ -118,28 +119,17 @@ export function TeamPage({ apiKey }: { apiKey: string }) {
           </form>
         )}
       </Section>
-      <Section title="Groups">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Group</th>
-              <th scope="col">Permissions (1 read, 2 read and write)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {groups.map((g) => (
-              <tr key={g.name}>
-                <td>{g.name}</td>
-                <td>
-                  {Object.entries(g.permissions)
-                    .map(([k, v]) => `${k} ${v}`)
-                    .join(', ')}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </Section>
+      <GroupsPanel
+        apiKey={apiKey}
+        groups={groups}
+        canManage={canManage}
+        onChange={() => void team.reload()}
+      />
+      <TransferOwnership
+        apiKey={apiKey}
+        emails={collaborators.map((c) => c.email)}
+        onDone={() => location.reload()}
+      />
     </>
   );
 }
