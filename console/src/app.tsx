@@ -11,6 +11,7 @@ import { GamesPage } from './pages/games.js';
 import { IndexedTypesPage } from './pages/indexed-types.js';
 import { LeaderboardsPage } from './pages/leaderboards.js';
 import { OverviewPage } from './pages/overview.js';
+import { PushCredentialsPage } from './pages/push-credentials.js';
 import { RunningTotalsPage } from './pages/running-totals.js';
 import { SignInForm } from './pages/sign-in.js';
 import { SnapshotsPage } from './pages/snapshots.js';
@@ -28,6 +29,7 @@ const PAGES: Record<GamePage, (p: { apiKey: string }) => preact.JSX.Element> = {
   leaderboards: LeaderboardsPage,
   'indexed-types': IndexedTypesPage,
   credentials: CredentialsPage,
+  'push-credentials': PushCredentialsPage,
   'cloud-code': CloudCodeLazy,
   configuration: WholeConfigPage,
   snapshots: SnapshotsPage,

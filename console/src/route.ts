@@ -9,6 +9,7 @@ export const GAME_PAGES = [
   ['leaderboards', 'Leaderboards'],
   ['indexed-types', 'Indexed types'],
   ['credentials', 'Credentials'],
+  ['push-credentials', 'Push credentials'],
   ['cloud-code', 'Cloud Code'],
   ['configuration', 'Whole configuration'],
   ['snapshots', 'Snapshots'],
