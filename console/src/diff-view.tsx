@@ -2,6 +2,21 @@
 // would do: the whole-configuration upload, a Cloud Code import, two snapshots.
 import { diffLines } from 'diff';
 
+const sorted = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? v.map(sorted)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>)
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([k, x]) => [k, sorted(x)]),
+        )
+      : v;
+
+/** A JSON value as lines to compare: keys sorted, two-space indent. */
+export const jsonText = (value: unknown): string =>
+  value === undefined ? '' : `${JSON.stringify(sorted(value), null, 2)}\n`;
+
 export function changedLines(before: string, after: string): boolean {
   return diffLines(before, after).some((p) => p.added || p.removed);
 }

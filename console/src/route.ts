@@ -9,7 +9,7 @@ export const GAME_PAGES = [
   ['leaderboards', 'Leaderboards'],
   ['indexed-types', 'Indexed types'],
   ['credentials', 'Credentials'],
-  ['push-credentials', 'Push credentials'],
+  ['push-credentials', 'Push notifications'],
   ['cloud-code', 'Cloud Code'],
   ['configuration', 'Whole configuration'],
   ['snapshots', 'Snapshots'],

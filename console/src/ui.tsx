@@ -213,3 +213,18 @@ export function saveFile(name: string, content: Blob): void {
   link.click();
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
+
+/** Previous and next page of a list that can grow, with where the reader is. */
+export function Pager(p: { page: number; hasNext: boolean; onPage: (page: number) => void; what: string }) {
+  return (
+    <nav class="buttons" aria-label={`Pages of ${p.what}`}>
+      <button type="button" class="secondary" disabled={p.page <= 1} onClick={() => p.onPage(p.page - 1)}>
+        Previous page
+      </button>
+      <span>Page {p.page}</span>
+      <button type="button" class="secondary" disabled={!p.hasNext} onClick={() => p.onPage(p.page + 1)}>
+        Next page
+      </button>
+    </nav>
+  );
+}

@@ -62,8 +62,11 @@ describe('web console: snapshot differences and copies (browser)', () => {
     await expectAccessible(page, 'snapshot difference');
   });
 
-  it('two snapshots against each other', async () => {
+  it('two snapshots against each other; the list is searchable', async () => {
     const { page } = w;
+    await page.getByLabel('Search snapshots').fill('Version 2');
+    await expect.poll(() => page.getByRole('row', { name: /Version/ }).count()).toBe(1);
+    await page.getByLabel('Search snapshots').fill('');
     await choose('From', 'Version 1');
     await choose('To', 'Version 2');
     await page.getByRole('button', { name: 'Compare' }).click();

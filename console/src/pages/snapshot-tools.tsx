@@ -2,7 +2,7 @@
 // configuration difference between any two snapshots, or a snapshot and the working copy (the original compared
 // only scripts). Scripts are shown as their source, one block per script, so a change reads as lines of code.
 import { useState } from 'preact/hooks';
-import { changedLines, UnifiedDiff } from '../diff-view.js';
+import { changedLines, jsonText, UnifiedDiff } from '../diff-view.js';
 import { useLoad } from '../load.js';
 import { href } from '../route.js';
 import { call } from '../session.js';
@@ -15,24 +15,13 @@ interface Snapshot {
 }
 export const WORKING_COPY = 'working';
 
-const sorted = (v: unknown): unknown =>
-  Array.isArray(v)
-    ? v.map(sorted)
-    : v && typeof v === 'object'
-      ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>)
-            .sort(([a], [b]) => a.localeCompare(b))
-            .map(([k, x]) => [k, sorted(x)]),
-        )
-      : v;
-
 /** A configuration as text to compare: the JSON with sorted keys, then each script's source under its name. */
 export function configText(config: unknown): string {
   const { '~scripts': scripts, ...rest } = (config ?? {}) as Record<string, unknown>;
   const blocks = ((scripts ?? []) as { folder: string; shortCode: string; script: string }[]).map(
     (s) => `\n=== ${s.folder}/${s.shortCode}.js ===\n${s.script.replace(/\n?$/, '\n')}`,
   );
-  return `${JSON.stringify(sorted(rest), null, 2)}\n${blocks.join('')}`;
+  return `${jsonText(rest)}${blocks.join('')}`;
 }
 
 const labelOf = (s: Snapshot) => `${s.description || s.id} (${s.created.slice(0, 16).replace('T', ' ')})`;

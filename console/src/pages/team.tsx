@@ -3,7 +3,17 @@ import { useState } from 'preact/hooks';
 import { useLoad } from '../load.js';
 import { useCan } from '../permissions.js';
 import { call } from '../session.js';
-import { confirmed, ErrorSummary, Field, FormError, messageOf, Section, useBusy } from '../ui.js';
+import {
+  confirmed,
+  ErrorSummary,
+  Field,
+  FormError,
+  matches,
+  messageOf,
+  Search,
+  Section,
+  useBusy,
+} from '../ui.js';
 import { GroupsPanel, TransferOwnership } from './team-groups.js';
 
 export function TeamPage({ apiKey }: { apiKey: string }) {
@@ -18,6 +28,7 @@ export function TeamPage({ apiKey }: { apiKey: string }) {
     [apiKey],
   );
   const [email, setEmail] = useState('');
+  const [query, setQuery] = useState('');
   const [groupNames, setGroupNames] = useState<string[]>([]);
   const [failure, setFailure] = useState<FormError>();
   const [rowError, setRowError] = useState('');
@@ -59,6 +70,7 @@ export function TeamPage({ apiKey }: { apiKey: string }) {
             {rowError}
           </p>
         )}
+        <Search label="Search collaborators" value={query} onInput={setQuery} />
         <table>
           <thead>
             <tr>
@@ -68,19 +80,21 @@ export function TeamPage({ apiKey }: { apiKey: string }) {
             </tr>
           </thead>
           <tbody>
-            {collaborators.map((c) => (
-              <tr key={c.email}>
-                <td>{c.email}</td>
-                <td>{c.groupNames.join(', ')}</td>
-                <td class="actions">
-                  {canManage && (
-                    <button type="button" class="danger" onClick={() => remove(c.email)}>
-                      Remove <span class="sr-only">{c.email}</span>
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
+            {collaborators
+              .filter((c) => matches(query, c.email, ...c.groupNames))
+              .map((c) => (
+                <tr key={c.email}>
+                  <td>{c.email}</td>
+                  <td>{c.groupNames.join(', ')}</td>
+                  <td class="actions">
+                    {canManage && (
+                      <button type="button" class="danger" onClick={() => remove(c.email)}>
+                        Remove <span class="sr-only">{c.email}</span>
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
           </tbody>
         </table>
         {canManage && (
