@@ -3,6 +3,7 @@
 import { autocompletion } from '@codemirror/autocomplete';
 import { javascript, javascriptLanguage } from '@codemirror/lang-javascript';
 import { type Diagnostic, setDiagnostics } from '@codemirror/lint';
+import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
 import { sparkCompletions } from './completion.js';
@@ -20,6 +21,7 @@ export function mountEditor(
   doc: string,
   label: string,
   onChange: (text: string) => void,
+  readOnly = false,
 ): ScriptEditor {
   const view = new EditorView({
     parent,
@@ -30,6 +32,7 @@ export function mountEditor(
       javascriptLanguage.data.of({ autocomplete: sparkCompletions }),
       autocompletion({ activateOnTyping: true }),
       EditorView.contentAttributes.of({ 'aria-label': label }),
+      EditorState.readOnly.of(readOnly),
       EditorView.updateListener.of((u) => {
         if (u.docChanged) onChange(u.state.doc.toString());
       }),

@@ -165,10 +165,16 @@ function ScriptPanel(p: {
   const source = loaded.data?.script;
   useEffect(() => {
     if (source === undefined || !host.current) return;
-    editor.current = mountEditor(host.current, source, `Source of ${nameOf(p.script)}`, () => {
-      setDirty(true);
-      setStatus('');
-    });
+    editor.current = mountEditor(
+      host.current,
+      source,
+      `Source of ${nameOf(p.script)}`,
+      () => {
+        setDirty(true);
+        setStatus('');
+      },
+      !p.canWrite,
+    );
     return () => editor.current?.destroy();
   }, [source]);
   const save = () => {
