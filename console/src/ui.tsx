@@ -228,3 +228,13 @@ export function Pager(p: { page: number; hasNext: boolean; onPage: (page: number
     </nav>
   );
 }
+
+/** A failure to show where it happened (nothing when there is none). */
+export function Alert({ text }: { text: string | undefined }) {
+  if (!text) return null;
+  return (
+    <p class="error" role="alert">
+      {text}
+    </p>
+  );
+}

@@ -6,7 +6,7 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { useState } from 'preact/hooks';
 import { UnifiedDiff } from '../diff-view.js';
 import { call } from '../session.js';
-import { messageOf, Section, useBusy } from '../ui.js';
+import { Alert, messageOf, Section, useBusy } from '../ui.js';
 
 interface DryRun {
   added: string[];
@@ -150,11 +150,7 @@ export function ImportScripts({ apiKey, onImported }: { apiKey: string; onImport
       <p role="status" aria-live="polite">
         {status}
       </p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert text={error} />
       {proposal && (
         <Section title={`Import of ${proposal.file}`}>
           <p>

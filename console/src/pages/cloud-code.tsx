@@ -7,6 +7,7 @@ import { useLoad } from '../load.js';
 import { useCan } from '../permissions.js';
 import { call } from '../session.js';
 import {
+  Alert,
   confirmed,
   ErrorSummary,
   Field,
@@ -131,11 +132,7 @@ export function CloudCodePage({ apiKey }: { apiKey: string }) {
             <button type="button" class="secondary" onClick={exportZip} disabled={busy}>
               Download scripts (zip)
             </button>
-            {error && (
-              <p class="error" role="alert">
-                {error}
-              </p>
-            )}
+            <Alert text={error} />
             {canWrite && <ImportScripts apiKey={apiKey} onImported={() => void list.reload()} />}
           </Section>
         </div>
@@ -232,11 +229,7 @@ function ScriptPanel(p: {
       }
     >
       {loaded.error !== undefined && <p class="error">{messageOf(loaded.error)}</p>}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert text={error} />
       <p role="status" aria-live="polite">
         {dirty ? 'Unsaved changes' : status}
       </p>

@@ -6,7 +6,7 @@ import { changedLines, jsonText, UnifiedDiff } from '../diff-view.js';
 import { useLoad } from '../load.js';
 import { href } from '../route.js';
 import { call } from '../session.js';
-import { messageOf, Section, Select, useBusy } from '../ui.js';
+import { Alert, messageOf, Section, Select, useBusy } from '../ui.js';
 
 interface Snapshot {
   id: string;
@@ -70,11 +70,7 @@ export function CompareSnapshots({ apiKey, snapshots }: { apiKey: string; snapsh
           Compare
         </button>
       </form>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert text={error} />
       {result && (
         <>
           <h3>{result.title}</h3>
@@ -172,11 +168,7 @@ export function CopySnapshot({ apiKey, snapshots }: { apiKey: string; snapshots:
           Copy snapshot
         </button>
       </form>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert text={error} />
       {done && (
         <p role="status">
           Copied to <a href={href({ page: 'game', apiKey: done, section: 'overview' })}>{done}</a>.

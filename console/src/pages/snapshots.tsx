@@ -4,6 +4,7 @@ import { useLoad } from '../load.js';
 import { useCan } from '../permissions.js';
 import { call } from '../session.js';
 import {
+  Alert,
   confirmed,
   ErrorSummary,
   Field,
@@ -94,11 +95,7 @@ export function SnapshotsPage({ apiKey }: { apiKey: string }) {
         </p>
       </Section>
       <Section title="Snapshots">
-        {rowError && (
-          <p class="error" role="alert">
-            {rowError}
-          </p>
-        )}
+        <Alert text={rowError} />
         {list.error !== undefined && <p class="error">{messageOf(list.error)}</p>}
         <p>
           Live runs:{' '}

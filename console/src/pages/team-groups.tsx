@@ -5,7 +5,17 @@ import { useState } from 'preact/hooks';
 import { useLoad } from '../load.js';
 import { levelOf } from '../permissions.js';
 import { call } from '../session.js';
-import { confirmed, ErrorSummary, Field, FormError, messageOf, Section, Select, useBusy } from '../ui.js';
+import {
+  Alert,
+  confirmed,
+  ErrorSummary,
+  Field,
+  FormError,
+  messageOf,
+  Section,
+  Select,
+  useBusy,
+} from '../ui.js';
 
 interface Group {
   name: string;
@@ -47,11 +57,7 @@ export function GroupsPanel(p: {
         )
       }
     >
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert text={error} />
       {editing && (
         <GroupForm
           key={editing === 'new' ? '' : editing.name}

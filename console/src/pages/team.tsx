@@ -4,6 +4,7 @@ import { useLoad } from '../load.js';
 import { useCan } from '../permissions.js';
 import { call } from '../session.js';
 import {
+  Alert,
   confirmed,
   ErrorSummary,
   Field,
@@ -65,11 +66,7 @@ export function TeamPage({ apiKey }: { apiKey: string }) {
     <>
       <h1>Team</h1>
       <Section title="Collaborators">
-        {rowError && (
-          <p class="error" role="alert">
-            {rowError}
-          </p>
-        )}
+        <Alert text={rowError} />
         <Search label="Search collaborators" value={query} onInput={setQuery} />
         <table>
           <thead>

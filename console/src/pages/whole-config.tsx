@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { changedLines, UnifiedDiff } from '../diff-view.js';
 import { useCan } from '../permissions.js';
 import { call } from '../session.js';
-import { ErrorSummary, FormError, messageOf, Section, saveFile, useBusy } from '../ui.js';
+import { Alert, ErrorSummary, FormError, messageOf, Section, saveFile, useBusy } from '../ui.js';
 
 /** The document as the API takes it back: without the game's key, keys in a stable order. */
 const pretty = (config: unknown) => `${JSON.stringify(config, null, 2)}\n`;
@@ -81,11 +81,7 @@ export function WholeConfigPage({ apiKey }: { apiKey: string }) {
           <p role="status">{status}</p>
         </Section>
       )}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert text={error} />
       {proposal && (
         <Section title={`Difference: ${proposal.file} against the working copy`}>
           <ErrorSummary failure={failure} />
