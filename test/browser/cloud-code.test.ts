@@ -96,6 +96,16 @@ describe('web console: Cloud Code (browser)', () => {
     await page.keyboard.type('\nSpark.getGameDataService().getItem("T", "x").docu');
     await options.getByText('document').waitFor();
     await page.keyboard.press('Escape');
+    // Unsaved edits: opening another script asks first (the world's dialog handler says yes).
+    const asked: string[] = [];
+    page.on('dialog', (d) => asked.push(d.message()));
+    const tree = page.getByRole('navigation', { name: 'Scripts' });
+    await tree.getByRole('button', { name: 'modules/UTILS' }).click();
+    await page.getByRole('heading', { name: 'modules/UTILS' }).waitFor();
+    expect(asked).toEqual(['Leave this script? Its changes are not saved.']);
+    await tree.getByRole('button', { name: 'event/winRace' }).click();
+    await page.getByRole('heading', { name: 'event/winRace' }).waitFor();
+    expect(asked).toHaveLength(1);
   });
 
   it('delete asks, then the script leaves the tree', async () => {

@@ -45,7 +45,14 @@ export function CloudCodePage({ apiKey }: { apiKey: string }) {
     () => call((c) => c.api.GET('/restv2/game/{apiKey}/config/~scripts', { params: { path: { apiKey } } })),
     [apiKey],
   );
-  const [open, setOpen] = useState<ScriptName>();
+  const [open, setOpenNow] = useState<ScriptName>();
+  // The open script has edits not saved: opening another asks first.
+  const unsaved = useRef(false);
+  const setOpen = (s: ScriptName | undefined) => {
+    if (unsaved.current && !confirmed('Leave this script? Its changes are not saved.')) return;
+    unsaved.current = false;
+    setOpenNow(s);
+  };
   const [query, setQuery] = useState('');
   const [busy, run] = useBusy();
   const [error, setError] = useState('');
@@ -106,8 +113,12 @@ export function CloudCodePage({ apiKey }: { apiKey: string }) {
               apiKey={apiKey}
               script={open}
               canWrite={canWrite}
+              onDirty={(dirty) => {
+                unsaved.current = dirty;
+              }}
               onSaved={() => void list.reload()}
               onDeleted={() => {
+                unsaved.current = false;
                 setOpen(undefined);
                 void list.reload();
               }}
@@ -145,6 +156,7 @@ function ScriptPanel(p: {
   apiKey: string;
   script: ScriptName;
   canWrite: boolean;
+  onDirty: (dirty: boolean) => void;
   onSaved: () => void;
   onDeleted: () => void;
 }) {
@@ -168,6 +180,7 @@ function ScriptPanel(p: {
       `Source of ${nameOf(p.script)}`,
       () => {
         setDirty(true);
+        p.onDirty(true);
         setStatus('');
       },
       !p.canWrite,
@@ -188,6 +201,7 @@ function ScriptPanel(p: {
     )
       .then(() => {
         setDirty(false);
+        p.onDirty(false);
         setStatus('Saved to the working copy (Preview).');
         p.onSaved();
       })
