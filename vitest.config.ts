@@ -1,6 +1,21 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+// Tests that touch no store (pure units and document checks): the PostgreSQL run of scripts/test.mjs leaves them
+// out (PLAYBASE_TEST_STORE_RUN=postgres), as running them twice checks nothing more. A new such file is added here.
+export const STORE_INDEPENDENT = [
+  'src/**/*.test.ts',
+  'test/admin/matrix.test.ts',
+  'test/auth/matrix.test.ts',
+  'test/console/bundle.test.ts',
+  'test/export/canonical-json.test.ts',
+  'test/foundation/architecture.test.ts',
+  'test/foundation/openapi-complete.test.ts',
+  'test/foundation/settings.test.ts',
+  'test/nosql/query-regressions.test.ts',
+  'test/runtime/core.test.ts',
+];
+
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
@@ -11,6 +26,7 @@ export default defineConfig({
       '**/node_modules/**',
       ...(process.env.PLAYBASE_TEST_PHASE === 'process' ? [] : ['test/process/**']),
       ...(process.env.PLAYBASE_TEST_PHASE === 'browser' ? [] : ['test/browser/**']),
+      ...(process.env.PLAYBASE_TEST_STORE_RUN === 'postgres' ? STORE_INDEPENDENT : []),
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,

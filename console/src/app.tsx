@@ -6,13 +6,17 @@ import { AccountPage } from './pages/account.js';
 import { AuditPage } from './pages/audit.js';
 import { CloudCodeLazy } from './pages/cloud-code-lazy.js';
 import { CredentialsPage } from './pages/credentials.js';
+import { DataExplorerPage } from './pages/data-explorer.js';
 import { EventsPage } from './pages/events.js';
 import { GamesPage } from './pages/games.js';
 import { IndexedTypesPage } from './pages/indexed-types.js';
+import { LeaderboardEntriesPage } from './pages/leaderboard-entries.js';
 import { LeaderboardsPage } from './pages/leaderboards.js';
 import { OverviewPage } from './pages/overview.js';
+import { PlayersPage } from './pages/players.js';
 import { PushCredentialsPage } from './pages/push-credentials.js';
 import { RunningTotalsPage } from './pages/running-totals.js';
+import { ScriptLogPage } from './pages/script-log.js';
 import { SignInForm } from './pages/sign-in.js';
 import { SnapshotsPage } from './pages/snapshots.js';
 import { TeamPage } from './pages/team.js';
@@ -35,6 +39,10 @@ const PAGES: Record<GamePage, (p: { apiKey: string }) => preact.JSX.Element> = {
   snapshots: SnapshotsPage,
   team: TeamPage,
   audit: AuditPage,
+  data: DataExplorerPage,
+  players: PlayersPage,
+  'leaderboard-entries': LeaderboardEntriesPage,
+  'script-log': ScriptLogPage,
 };
 
 export function App() {

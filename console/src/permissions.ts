@@ -44,4 +44,8 @@ export const PAGE_KEYS: Record<string, string> = {
   snapshots: 'admin.snapshots',
   team: 'admin.permissions',
   audit: 'admin.audit',
+  data: 'nosql',
+  players: 'nosql.players',
+  'leaderboard-entries': 'nosql.leaderboards',
+  'script-log': 'nosql',
 };

@@ -15,6 +15,10 @@ export const GAME_PAGES = [
   ['snapshots', 'Snapshots'],
   ['team', 'Team'],
   ['audit', 'Audit log'],
+  ['data', 'Data Explorer'],
+  ['players', 'Players'],
+  ['leaderboard-entries', 'Leaderboard entries'],
+  ['script-log', 'Script log'],
 ] as const;
 export type GamePage = (typeof GAME_PAGES)[number][0];
 

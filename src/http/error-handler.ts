@@ -84,6 +84,10 @@ export function handleError(
   if (!known) {
     request.log.error({ err: error }, 'unexpected failure');
     known = errors.internal();
+  } else if (known.code === 'NOT_READY') {
+    // A state, not a fault: /readyz while starting or catching up, or a pool that stayed busy. Operators watch it
+    // through /readyz and the pool metrics; it is not an error to page on.
+    request.log.warn({ code: known.code }, known.message);
   } else if (known.status >= 500) {
     request.log.error({ err: error }, known.message);
   }

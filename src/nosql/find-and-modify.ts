@@ -4,8 +4,8 @@
 import type pg from 'pg';
 import utils from 'pg/lib/utils.js';
 import { parseFieldPath } from '../query/field-path.js';
-import { type FilterNode, matchesFilter, parseFilter } from '../query/filter.js';
-import { needsResidual } from '../query/filter-residual.js';
+import { type FilterNode, parseFilter } from '../query/filter.js';
+import { MAX_RESIDUAL_SCANNED, needsResidual, residualMatches } from '../query/filter-residual.js';
 import { encodeKey } from '../query/key-encoding.js';
 import { matchPosition } from '../query/match-position.js';
 import { EMPTY_ARRAY, MISSING, walkPath } from '../query/path-walk.js';
@@ -112,10 +112,17 @@ async function firstRealMatch(
   sort: string,
   filter: FilterNode,
 ): Promise<{ id: string; doc: string } | undefined> {
+  let left = MAX_RESIDUAL_SCANNED;
   for (let offset = 0; ; offset += RESIDUAL_BATCH) {
     const rows = await lockSortedMatches(client, where, sort, offset, RESIDUAL_BATCH);
-    const found = rows.find((r) => matchesFilter(filter, parseStored(r.doc)));
-    if (found || rows.length < RESIDUAL_BATCH) return found;
+    // Checked in slices between turns of the event loop, under the same cap on tested documents as a find.
+    const texts = (async function* () {
+      yield rows.map((r) => r.doc);
+    })();
+    for await (const kept of residualMatches(filter, texts, parseStored, { maxScanned: left }))
+      return rows.find((r) => r.doc === kept[0]);
+    left -= rows.length;
+    if (rows.length < RESIDUAL_BATCH) return undefined;
   }
 }
 

@@ -3,6 +3,7 @@
 
 import { type AccumulatorField, AccumulatorStates, parseAccumulators } from './aggregate-accumulators.js';
 import { type Expr, evaluate, parseExpression } from './aggregate-expr.js';
+import { granularKey, parseGranularity, type Rounder } from './aggregate-granularity.js';
 import type { GroupSpec } from './aggregate-group.js';
 import type { Processor } from './aggregate-stages.js';
 import { compareValues, typeRank } from './compare-values.js';
@@ -112,56 +113,90 @@ export interface BucketAutoSpec {
   groupBy: Expr;
   buckets: number;
   fields: AccumulatorField[];
+  /** The granularity's rounder (src/query/aggregate-granularity.ts), when one is given. */
+  rounder?: Rounder;
 }
 
 export function parseBucketAuto(arg: Value): BucketAutoSpec {
   const stage = '$bucketAuto';
   const spec = checkKeys(arg, stage, ['groupBy', 'buckets', 'output', 'granularity'], ['groupBy', 'buckets']);
-  if (spec.granularity !== undefined)
-    throw pipelineErrors.badStage(stage, 'granularity is not supported (buckets are cut at document values)');
   const n = typeof spec.buckets === 'bigint' ? Number(spec.buckets) : spec.buckets;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 2 ** 31 - 1)
     throw pipelineErrors.badStage(stage, 'buckets must be a positive 32-bit integer');
-  return { groupBy: parseGroupBy(spec.groupBy, stage, 'groupBy'), buckets: n, fields: outputOf(spec, stage) };
+  return {
+    groupBy: parseGroupBy(spec.groupBy, stage, 'groupBy'),
+    buckets: n,
+    fields: outputOf(spec, stage),
+    ...(spec.granularity === undefined ? {} : { rounder: parseGranularity(spec.granularity) }),
+  };
+}
+
+interface AutoBucket {
+  min: Value;
+  max: Value;
+  states: AccumulatorStates;
 }
 
 /**
  * MongoDB's DocumentSourceBucketAuto: documents sorted by their key (missing as null); each bucket takes
  * round(n / buckets) documents (at least 1), then every following document with a key equal to its last one;
  * the last bucket takes all that remain. A bucket's max is the next bucket's min (the last: its largest key).
+ * With a granularity, every key must be a non-negative number; a bucket's max is its largest key rounded up
+ * (and it takes the following documents below that bound too), its min the previous bucket's max (the first:
+ * its smallest key rounded down); a max rounded up to 0 becomes the next key rounded down.
  */
 export function bucketAutoProcessor(spec: BucketAutoSpec, cap: number, now: Date): Processor {
   const items: Array<{ key: Value; doc: Doc }> = [];
+  const { rounder } = spec;
   return {
     push: (doc) => {
-      items.push({ key: evaluate(spec.groupBy, doc, now) ?? null, doc });
+      const key = evaluate(spec.groupBy, doc, now);
+      items.push({ key: rounder ? granularKey(key ?? null) : (key ?? null), doc });
       if (items.length > cap) throw pipelineErrors.bufferLimit('$bucketAuto', cap);
     },
     flush: (emit) => {
       items.sort((a, b) => compareValues(a.key, b.key));
       const size = Math.max(1, Math.round(items.length / spec.buckets));
       const budget = { bytes: 0 };
-      const buckets: Array<{ min: Value; max: Value; states: AccumulatorStates }> = [];
+      const buckets: AutoBucket[] = [];
+      let previousMax: Value | undefined;
       let i = 0;
       for (let b = 0; b < spec.buckets && i < items.length; b++) {
         const states = new AccumulatorStates(spec.fields, '$bucketAuto', budget);
-        const bucket = { min: items[i]!.key, max: items[i]!.key, states };
-        const end = b === spec.buckets - 1 ? items.length : Math.min(items.length, i + size);
+        const firstKey = items[i]!.key;
+        const bucket: AutoBucket = { min: firstKey, max: firstKey, states };
+        if (rounder) bucket.min = previousMax ?? rounder.roundDown(firstKey as number | bigint);
         const take = () => {
           const item = items[i++]!;
           bucket.max = item.key;
           states.add(item.doc, now);
         };
+        const end = b === spec.buckets - 1 ? items.length : Math.min(items.length, i + size);
         while (i < end) take();
-        while (i < items.length && compareValues(items[i]!.key, bucket.max) === 0) take();
+        if (rounder) {
+          const bound = rounder.roundUp(bucket.max as number | bigint);
+          while (
+            i < items.length &&
+            (compareValues(bound, items[i]!.key) > 0 || compareValues(bucket.max, items[i]!.key) === 0)
+          )
+            take();
+          bucket.max =
+            Number(bound) === 0 && i < items.length
+              ? rounder.roundDown(items[i]!.key as number | bigint)
+              : bound;
+        } else {
+          while (i < items.length && compareValues(items[i]!.key, bucket.max) === 0) take();
+          if (i < items.length) bucket.max = items[i]!.key;
+        }
+        previousMax = bucket.max;
         buckets.push(bucket);
       }
       items.length = 0;
-      buckets.forEach((bucket, k) => {
-        const out: Doc = { _id: { min: bucket.min, max: buckets[k + 1]?.min ?? bucket.max } };
+      for (const bucket of buckets) {
+        const out: Doc = { _id: { min: bucket.min, max: bucket.max } };
         bucket.states.finish(out);
         emit(out);
-      });
+      }
     },
     finished: () => false,
   };

@@ -42,13 +42,16 @@ export function groupAsSql(spec: GroupSpec): SqlAggregate | undefined {
 }
 
 /**
- * One group's row: the stored text of its key (rows are grouped by JSONB equality, which is never coarser than
- * MongoDB's: a long 5 and a double 5 are two JSONB groups, and finishGroup gives up when keys repeat), the
- * count, and per numeric field its totals.
+ * One group's row: the text of its key (rows are grouped by it, which is never coarser than MongoDB's equality:
+ * a long 5 and a double 5 are two groups, and finishGroup gives up when keys repeat; a string and a number of
+ * the same text are told apart by `strings`), the count, and per numeric field its totals.
  */
 export interface GroupRow {
+  /** The key's text as `#>>` gives it: a string itself, JSON text for the other types, null for null/missing. */
   key: string | null;
   n: string;
+  /** How many of the group's keys are strings, counted only when the text starts like non-string JSON. */
+  strings: string;
   /** Per field of kind sum/avg, in order: exact sum of the numbers (numeric text), their count, all int32. */
   totals: Array<{ sum: string | null; count: string; int32: boolean; other: boolean }>;
 }
@@ -57,6 +60,18 @@ const INT_MAX = 2 ** 31 - 1;
 const INT_MIN = -(2 ** 31);
 /** Past this many numbers a double-double partial sum of int32 values might not be exact. */
 const EXACT_COUNT = 2 ** 22;
+
+/** Characters a non-string JSON text starts with (document-groups.ts JSON_STARTS). */
+const JSON_START = /^[-0-9[fnt{]/;
+
+/** A group's key from its text; undefined when its documents mix a string and a non-string of that text. */
+function keyOf(row: GroupRow): Value | undefined {
+  if (row.key === null) return null;
+  if (!JSON_START.test(row.key)) return row.key;
+  const strings = Number(row.strings);
+  if (strings === Number(row.n)) return row.key;
+  return strings === 0 ? fromStored(JSON.parse(row.key)) : undefined;
+}
 
 /** The documents GroupAccumulator would give for these rows, or undefined when SQL cannot be exact. */
 export function finishGroup(
@@ -67,8 +82,8 @@ export function finishGroup(
   const seen = new Set<string>();
   for (const row of rows) {
     if (Number(row.n) === 0) continue; // a constant key over no document: no group
-    const id: Value =
-      'value' in agg.id ? agg.id.value : row.key === null ? null : fromStored(JSON.parse(row.key));
+    const id = 'value' in agg.id ? agg.id.value : keyOf(row);
+    if (id === undefined) return undefined;
     const key = encodeKey(id).toString('hex');
     if (seen.has(key)) return undefined;
     seen.add(key);

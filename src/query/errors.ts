@@ -50,6 +50,14 @@ export const queryErrors = {
     'The find ran past the maxTimeMS it was given and was stopped (MongoDB: MaxTimeMSExpired).',
     (ms: number) => `The find ran past its maxTimeMS of ${ms} ms`,
   ),
+  residualScanLimit: def(
+    'QUERY_RESIDUAL_SCAN_LIMIT',
+    400,
+    'The filter has a part SQL cannot answer ($expr, a bitwise operator) and would have to be checked on more ' +
+      'documents than the server tests for one request; add an indexable condition beside it (docs/query-engine.md).',
+    (limit: number) =>
+      `The filter's $expr or bitwise part would be checked on more than ${limit} documents; add a condition on an indexed field beside it`,
+  ),
   tooLarge: def(
     'QUERY_TOO_LARGE',
     400,

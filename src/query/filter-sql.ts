@@ -30,6 +30,11 @@ export interface ArrayFacts {
   arrayFree(field: string): boolean;
   /** Top-level fields the compiled SQL relied on being array-free: the read checks them in its statement. */
   relied: Set<string>;
+  /**
+   * True when an index of the collection has this (dotted) path as its first key, so the key test is an index
+   * condition. A hint only (both forms are exact): a stale answer costs speed, never a wrong result.
+   */
+  leadsIndex?: (path: string) => boolean;
 }
 
 /** True (and noted in facts.relied) when the path can meet no array in the collection. */
@@ -109,7 +114,7 @@ function alias(ctx: Ctx, prefix: string): string {
 
 function compilePath(parts: string[], pred: ElemPred, doc: string, ctx: Ctx): string {
   const path = pathSql(parts);
-  if (pathArrayFree(parts, ctx.facts)) return compileArrayFreePath(path, pred, doc, ctx);
+  if (pathArrayFree(parts, ctx.facts)) return compileArrayFreePath(parts, pred, doc, ctx);
   const w = alias(ctx, 'w');
   if (isWholeArrayPred(pred)) {
     const test = wholeCond(pred, `${w}.v`, ctx);
@@ -126,16 +131,20 @@ function compilePath(parts: string[], pred: ElemPred, doc: string, ctx: Ctx): st
 }
 
 /**
- * A predicate on a path that meets no array in any document: the key test alone (an index condition). An
- * equality on a string or boolean also compares the stored JSON (the same test, exact on its own, and far
- * cheaper per row than computing the key), so a collection scan costs about what `doc->>'f' = $1` does; the
- * key test stays for the index to serve.
+ * A predicate on a path that meets no array in any document: the key test alone (an index condition). On a
+ * path no index leads with, an equality on a string or boolean also compares the stored JSON (the same test,
+ * exact on its own, and far cheaper per row than computing the key), so a collection scan costs about what
+ * `doc->>'f' = $1` does. Where an index leads with the path the key test is the index condition and that
+ * comparison would only be a per-row filter reading each match's document (a count then reads no document at
+ * all: the heap is visited for visibility only), so it is left out.
  */
-function compileArrayFreePath(path: string, pred: ElemPred, doc: string, ctx: Ctx): string {
+function compileArrayFreePath(parts: string[], pred: ElemPred, doc: string, ctx: Ctx): string {
+  const path = pathSql(parts);
   if (isWholeArrayPred(pred)) return 'FALSE';
   const keyTest = keyCond(pred, ctx);
   if (!keyTest) return valueCond(pred, `(${doc} #> ${path})`, ctx);
   const test = keyTest(`pb_pk(${doc}, ${path})`);
+  if (ctx.facts?.leadsIndex?.(parts.join('.'))) return test;
   if (pred.op === 'cmp' && pred.cmp === 'eq' && ['string', 'boolean'].includes(typeof pred.value)) {
     return `((${doc} #> ${path}) = ${bind(ctx, JSON.stringify(pred.value))}::jsonb AND ${test})`;
   }

@@ -1,6 +1,7 @@
 // $count and $group after a pushed-down $match, as one SQL statement (src/query/aggregate-sql.ts says which
-// pipelines qualify and turns the rows into documents). Grouping is by the JSONB value of the key path, the
-// totals are exact (numeric sums) with the facts the evaluator needs to know whether it would agree.
+// pipelines qualify and turns the rows into documents). Grouping is by the text of the key path's value (with
+// a count of strings where a text could also be another type's), the totals are exact (numeric sums) with the
+// facts the evaluator needs to know whether it would agree.
 import type { GroupRow, SqlAggregate } from '../query/aggregate-sql.js';
 import { pathSql } from '../query/field-path.js';
 import type { FilterNode } from '../query/filter.js';
@@ -11,6 +12,9 @@ import { query } from './query.js';
 import type { Db, Scope } from './scope.js';
 
 type Group = Extract<SqlAggregate, { kind: 'group' }>;
+
+/** The first characters of JSON texts that are not strings: - 0-9 [ f n t { (aggregate-sql.ts reads them too). */
+const JSON_STARTS = [...'-0123456789[fnt{'].map((c) => c.charCodeAt(0));
 
 /** A path's value as the expression "$a.b" gives it: a top-level field always, a deeper one if array-free. */
 function valueSql(parts: string[], facts: ArrayFacts | undefined): string | undefined {
@@ -35,29 +39,36 @@ function groupSql(
   if ('parts' in agg.id) {
     const v = valueSql(agg.id.parts, facts);
     if (v === undefined) return undefined;
-    paths.push(`${v} AS k`);
-    inner.push(`coalesce(k, 'null'::jsonb) AS k`);
-    outer.push('k::text AS key');
+    // Grouped by the key's text (`#>>`: a string's own text, JSON text for the rest, NULL for null and
+    // missing), which hashes far cheaper than JSONB. Only a text that starts like JSON of another type (a
+    // number, true/false/null, an array, a document) can hold both a string and a non-string: for those rows
+    // alone the type is read, and the group counts its strings (finishGroup gives up on a mix).
+    paths.push('doc', `(doc #>> ${pathSql(agg.id.parts)}) AS k`);
+    inner.push(
+      'k',
+      `CASE WHEN ascii(k) IN (${JSON_STARTS.join(', ')}) THEN jsonb_typeof(${v}) = 'string' END AS ks`,
+    );
+    outer.push('k AS key', 'count(*) FILTER (WHERE ks) AS ns');
     group = ' GROUP BY k';
-  } else outer.push('NULL AS key');
+  } else outer.push('NULL AS key', '0 AS ns');
   let t = 0;
   for (const f of agg.fields) {
     if (f.kind === 'count') continue;
     const v = valueSql(f.parts, facts);
     if (v === undefined) return undefined;
     t += 1;
-    // The number as numeric (once per row), and whether the value is a tagged long or special double.
+    // The number as numeric (once per row); a tagged long or special double as numeric NaN, which PostgreSQL
+    // orders above every number, so the group's max tells it (o) and fails the int32 check.
     const j = `j${t}`;
     paths.push(`${v} AS ${j}`);
     inner.push(
-      `CASE WHEN jsonb_typeof(${j}) = 'number' THEN (${j})::numeric END AS n${t}`,
-      `(jsonb_typeof(${j}) = 'object' AND (${j} ? '$numberLong' OR ${j} ? '$numberDouble')) AS x${t}`,
+      `CASE jsonb_typeof(${j}) WHEN 'number' THEN (${j})::numeric WHEN 'object' THEN CASE WHEN ${j} ? '$numberLong' OR ${j} ? '$numberDouble' THEN 'NaN'::numeric END END AS n${t}`,
     );
     outer.push(
       `sum(n${t}) AS s${t}`,
       `count(n${t}) AS c${t}`,
       `coalesce(max(scale(n${t})) = 0 AND min(n${t}) >= -2147483648 AND max(n${t}) <= 2147483647, true) AS i${t}`,
-      `coalesce(bool_or(x${t}), false) AS o${t}`,
+      `coalesce(max(n${t}) = 'NaN'::numeric, false) AS o${t}`,
     );
   }
   const where = whereSql(scope, filter, values, facts);
@@ -87,6 +98,7 @@ export async function groupRows(
       return rows.map((r) => ({
         key: r.key as string | null,
         n: String(r.n),
+        strings: String(r.ns),
         totals: Array.from({ length: stmt.totals }, (_, i) => ({
           sum: r[`s${i + 1}`] === null ? null : String(r[`s${i + 1}`]),
           count: String(r[`c${i + 1}`]),

@@ -1,7 +1,7 @@
 // Reading documents: the SELECT a filter, sort, skip and limit compile to, read in batches, and its EXPLAIN.
 import { queryErrors } from '../query/errors.js';
-import { compileFilter, type FilterNode, matchesFilter } from '../query/filter.js';
-import { needsResidual, relaxForSql } from '../query/filter-residual.js';
+import { compileFilter, type FilterNode } from '../query/filter.js';
+import { needsResidual, relaxForSql, residualMatches } from '../query/filter-residual.js';
 import type { ArrayFacts } from '../query/filter-sql.js';
 import { compileSort, type SortSpec } from '../query/sort.js';
 import { type Doc, fromStored, idKey, ObjectId } from '../query/values.js';
@@ -174,10 +174,12 @@ async function compileRead(
 async function* readResidual(db: Db, scope: Scope, plan: ReadPlan): AsyncGenerator<string[]> {
   let skip = plan.skip;
   let left = plan.limit ?? Number.POSITIVE_INFINITY;
-  for await (const texts of readSqlBatches(db, scope, { ...plan, skip: 0, limit: undefined })) {
+  const candidates = readSqlBatches(db, scope, { ...plan, skip: 0, limit: undefined });
+  // Checked in bounded slices between turns of the event loop, with a cap on documents tested.
+  for await (const texts of residualMatches(plan.filter, candidates, parseStored, plan)) {
     const kept: string[] = [];
     for (const text of texts) {
-      if (left <= 0 || !matchesFilter(plan.filter, parseStored(text))) continue;
+      if (left <= 0) continue;
       if (skip > 0) skip--;
       else {
         kept.push(text);

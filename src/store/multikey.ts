@@ -1,4 +1,4 @@
-// The multikey record (migration 0013): per collection, the top-level fields that have held an array in some
+// The multikey record (migration 0014): per collection, the top-level fields that have held an array in some
 // document. Triggers on nosql_documents add a field in the transaction that writes the array, and rows are
 // never removed, so the record only grows while the collection lives.
 //
@@ -18,11 +18,25 @@ export const MULTIKEY_INDEX = 'nosql_multikey_pkey';
 
 /** Collections remembered per pool; past this the oldest is forgotten (it is read again when next used). */
 const MAX_CACHED = 10_000;
-const caches = new WeakMap<object, Map<string, Set<string>>>();
+/**
+ * A remembered entry is read again after this long, so that indexes built or dropped by another server
+ * process are seen (they only decide how a filter is written, never its answer; the record is exact anyway).
+ */
+const MAX_AGE_MS = 10_000;
+
+interface Known {
+  /** The record: top-level fields that have held an array. */
+  fields: Set<string>;
+  /** First key paths of the collection's non-unique indexes (pb_pk expressions). */
+  leading: Set<string>;
+  readAt: number;
+}
+
+const caches = new WeakMap<object, Map<string, Known>>();
 
 const keyOf = (scope: Scope) => JSON.stringify([scope.game, scope.stage, scope.collection]);
 
-function cacheOf(db: Db): Map<string, Set<string>> {
+function cacheOf(db: Db): Map<string, Known> {
   let cache = caches.get(db);
   if (cache === undefined) {
     cache = new Map();
@@ -31,24 +45,41 @@ function cacheOf(db: Db): Map<string, Set<string>> {
   return cache;
 }
 
-async function readRecord(db: Db, scope: Scope): Promise<Set<string>> {
-  const { rows } = await query<{ field: string }>(
+async function readRecord(db: Db, scope: Scope): Promise<Known> {
+  const { rows } = await query<{ kind: 'field' | 'index'; name: string }>(
     db,
-    'SELECT field FROM nosql_multikey WHERE game_id = $1 AND stage = $2 AND collection = $3',
+    `SELECT 'field' AS kind, field AS name FROM nosql_multikey
+      WHERE game_id = $1 AND stage = $2 AND collection = $3
+     UNION ALL
+     SELECT 'index', keys->0->>0 FROM nosql_indexes
+      WHERE game_id = $1 AND stage = $2 AND collection = $3 AND NOT "unique"`,
     [scope.game, scope.stage, scope.collection],
   );
-  const fields = new Set(rows.map((r) => r.field));
+  const known: Known = {
+    fields: new Set(rows.filter((r) => r.kind === 'field').map((r) => r.name)),
+    leading: new Set(rows.filter((r) => r.kind === 'index').map((r) => r.name)),
+    readAt: Date.now(),
+  };
   const cache = cacheOf(db);
   cache.delete(keyOf(scope));
-  cache.set(keyOf(scope), fields);
+  cache.set(keyOf(scope), known);
   if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
-  return fields;
+  return known;
 }
 
-/** Facts for compiling one statement of a read: fields not in the (cached) record are array-free. */
+/**
+ * Facts for compiling one statement of a read: fields not in the (cached) record are array-free; paths that
+ * lead an index are named so that their key test is written as the index condition alone.
+ */
 export async function arrayFacts(db: Db, scope: Scope): Promise<ArrayFacts> {
-  const fields = cacheOf(db).get(keyOf(scope)) ?? (await readRecord(db, scope));
-  return { arrayFree: (field) => !fields.has(field), relied: new Set() };
+  const cached = cacheOf(db).get(keyOf(scope));
+  const { fields, leading } =
+    cached !== undefined && Date.now() - cached.readAt < MAX_AGE_MS ? cached : await readRecord(db, scope);
+  return {
+    arrayFree: (field) => !fields.has(field),
+    relied: new Set(),
+    leadsIndex: (path) => leading.has(path),
+  };
 }
 
 /**
@@ -67,6 +98,6 @@ export function guardSql(facts: ArrayFacts, params: unknown[]): string {
  */
 export async function stillArrayFree(db: Db, scope: Scope, facts: ArrayFacts): Promise<boolean> {
   if (facts.relied.size === 0) return true;
-  const fields = await readRecord(db, scope);
+  const { fields } = await readRecord(db, scope);
   return ![...facts.relied].some((f) => fields.has(f));
 }

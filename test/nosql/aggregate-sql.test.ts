@@ -133,6 +133,44 @@ describe('aggregation pushdown', () => {
     expect(finishGroup(agg, again!)).toBeUndefined();
   });
 
+  it('keys grouped by their text: a string and a non-string of the same text stay apart (SQL or evaluator)', async () => {
+    await w.ok('POST', 'preview', 'collection/aggtexts/runtime', {});
+    const keys: unknown[] = ['5', 5, 'true', true, '[1, 2]', [1, 2], '{"a": 1}', { a: 1 }, 'null', null];
+    keys.push('-3', -3.5, '', 'x', { $numberLong: '7' }, { $date: '2025-01-02T00:00:00Z' }, '7', '12');
+    const docs = keys.flatMap((k, i) => [
+      { _id: `${i}a`, k, v: i },
+      { _id: `${i}b`, k, v: 2 * i },
+    ]);
+    docs.push({ _id: 'gone', v: 1 } as never);
+    await w.ok('POST', 'preview', 'collection/script.aggtexts/insert', docs);
+    const pipeline = [{ $match: {} }, { $group: { _id: '$k', n: { $sum: 1 }, t: { $sum: '$v' } } }];
+    const expected = runPipelineSync(
+      parsePipeline(fromWire(pipeline, { allowDollarKeys: true })),
+      docs.map((d) => fromWire(d as Value) as Doc),
+    ).map((d) => toWire(d));
+    const got = await w.ok<unknown[]>('POST', 'preview', 'collection/script.aggtexts/aggregate', pipeline);
+    expect(sorted(got)).toEqual(sorted(expected));
+    // Without the mixed texts, SQL answers (finishGroup accepts its rows) with the same groups.
+    await w.ok('POST', 'preview', 'collection/script.aggtexts/remove', {
+      query: { k: { $in: [5, true, null, 7] } },
+    });
+    await w.ok('POST', 'preview', 'collection/script.aggtexts/remove', {
+      query: { k: { $in: [[1, 2], { a: 1 }] } },
+    });
+    const scope = { game: w.apiKey, stage: 'preview' as const, collection: 'script.aggtexts' };
+    const agg = groupAsSql(parseGroup(fromWire(pipeline[1]!.$group, { allowDollarKeys: true })));
+    if (agg?.kind !== 'group') throw new Error('expected a SQL group');
+    const rows = await groupRows(w.server.store.pool, scope, parseFilter({}), agg, 100);
+    const viaSql = finishGroup(agg, rows!);
+    expect(viaSql).toBeDefined();
+    const left = await w.ok<unknown[]>('POST', 'preview', 'collection/script.aggtexts/find', { limit: 100 });
+    const again = runPipelineSync(
+      parsePipeline(fromWire(pipeline, { allowDollarKeys: true })),
+      left.map((d) => fromWire(d as Value) as Doc),
+    );
+    expect(sorted(viaSql!.map((d) => toWire(d)))).toEqual(sorted(again.map((d) => toWire(d))));
+  });
+
   it('a $match with no SQL form ($bitsAllSet) before a SQL-able $group → the evaluator answers, odd levels only', async () => {
     await w.ok('POST', 'preview', 'collection/aggbits/runtime', {});
     const docs = Array.from({ length: 10 }, (_, i) => ({ _id: i, lvl: i + 1 }));

@@ -63,7 +63,9 @@ async function factsOf(store: TestStore, name: string, docs: Doc[]): Promise<Arr
   const expected = [...new Set(docs.flatMap((d) => Object.keys(d).filter((k) => holds(d[k]))))].sort();
   expect(recorded).toEqual(expected);
   const fields = new Set(recorded);
-  return { arrayFree: (f) => !fields.has(f), relied: new Set() };
+  // Half the paths compile as if an index led with them (the key test alone), half with the stored-JSON
+  // comparison beside it (filter-sql.ts), so both forms meet every generated filter.
+  return { arrayFree: (f) => !fields.has(f), relied: new Set(), leadsIndex: (p) => p.length % 2 === 0 };
 }
 
 /**

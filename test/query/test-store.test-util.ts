@@ -14,10 +14,13 @@ export interface TestStore {
 const MIGRATIONS = ['0003_query_functions.sql', '0010_key_functions_plpgsql.sql'].map(
   (f) => new URL(`../../src/store/migrations/${f}`, import.meta.url),
 );
-/** The multikey record and its triggers, after the table. */
-const MULTIKEY = new URL('../../src/store/migrations/0014_multikey_fields.sql', import.meta.url);
+/** The multikey record and its triggers (0014, then the trigger's fast path 0015), after the table. */
+const MULTIKEY = ['0014_multikey_fields.sql', '0015_multikey_write_fast_path.sql'].map(
+  (f) => new URL(`../../src/store/migrations/${f}`, import.meta.url),
+);
+const read = (url: URL) => readFileSync(url, 'utf8');
 const sqlOf = (schema: string) =>
-  [...MIGRATIONS.map((m) => readFileSync(m, 'utf8')), TABLE_SQL, readFileSync(MULTIKEY, 'utf8')]
+  [...MIGRATIONS.map(read), TABLE_SQL, ...MULTIKEY.map(read)]
     .map((sql) => renderMigration(sql, schema))
     .join(';\n');
 const TABLE_SQL = `CREATE TABLE nosql_documents (

@@ -214,7 +214,7 @@ function subtract(a: Num, b: Num): Num {
 }
 
 /** Integer powers exactly (int → long → double on overflow); anything with a double in doubles. */
-function pow(op: string, base: Num, exp: Num): Num {
+export function pow(op: string, base: Num, exp: Num): Num {
   if (Number(base) === 0 && Number(exp) < 0)
     throw bad(op, '$pow cannot take a base of 0 and a negative exponent');
   const wb = widthOf(base);
