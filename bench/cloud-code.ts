@@ -8,11 +8,11 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { EnginePool } from '../src/script/engine-pool.js';
 import { readStoredConfig, writeGameConfig } from '../src/store/game-configs.js';
 import { bumpConfigVersion } from '../src/store/games.js';
 import type { CloudScript, ConfigDoc } from '../src/types/config.js';
 import { freePort, sharedPostgres, spawnPlaybase, waitReady } from '../test/processes.js';
+import { sandboxParts, startCost } from './cloud-code-sandbox.js';
 import { writeResults } from './lib.js';
 
 const ADMIN = { username: 'bench@playbase.local', password: 'bench-password-1' };
@@ -115,42 +115,6 @@ async function measure(name: string, rs: string, body: () => unknown, connection
   return figure;
 }
 
-/** The sandbox alone, in this process: a trivial script's full round trip through a thread, after warming. */
-async function startCost() {
-  const pool = new EnginePool(1, 10);
-  const job = {
-    name: 'event/bench',
-    source: 'Spark.setScriptData("x", 1);',
-    data: {},
-    context: { stage: 'preview', apiKey: 'bench', playerId: null },
-    scriptData: {},
-    errors: {},
-    timeLimitMs: 2000,
-    deadline: 0,
-    memoryBytes: 64 << 20,
-    scriptDataBytes: 1 << 20,
-    logLines: 10,
-  };
-  await pool.warm();
-  for (let i = 0; i < 50; i++) await pool.run('bench', job, async () => undefined);
-  const times: number[] = [];
-  for (let i = 0; i < 500; i++) {
-    const t = performance.now();
-    await pool.run('bench', job, async () => undefined);
-    times.push(performance.now() - t);
-  }
-  await pool.close();
-  times.sort((a, b) => a - b);
-  const at = (q: number) => Number((times[Math.floor(q * (times.length - 1))] ?? 0).toFixed(3));
-  const figure = {
-    name: 'execution start to end, trivial script (sandbox only)',
-    p50Ms: at(0.5),
-    p99Ms: at(0.99),
-  };
-  console.log(`${figure.name}: p50 ${figure.p50Ms} ms, p99 ${figure.p99Ms} ms`);
-  return figure;
-}
-
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
@@ -214,6 +178,15 @@ async function healthDuringLoops(url: string, rs: string, players: string[]) {
 }
 
 export async function benchCloudCode(): Promise<void> {
+  // BENCH_CC_SANDBOX_ONLY=1: the sandbox figures alone (no server, no database), in a few seconds.
+  if (process.env.BENCH_CC_SANDBOX_ONLY === '1') {
+    const load = loadavg()[0] ?? 0;
+    const figures = [await sandboxParts(), await startCost()];
+    console.log(
+      `load average ${load.toFixed(1)} → ${(loadavg()[0] ?? 0).toFixed(1)} on ${availableParallelism()} CPUs`,
+    );
+    return void figures;
+  }
   const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const shared = await sharedPostgres(base);
   const dataDir = mkdtempSync(join(tmpdir(), 'playbase-bench-cc-'));
@@ -263,6 +236,7 @@ export async function benchCloudCode(): Promise<void> {
     const memory = await inFlight(p.child.pid as number, rs, players);
     await setScripts(db, apiKey, [{ folder: 'event', shortCode: 'score', script: 'for (;;) {}' }]);
     const health = await healthDuringLoops(p.url, rs, players);
+    const parts = await sandboxParts();
     const start = await startCost();
     const ratios = {
       setScriptDataVsNone: Number((setOnly.requestsPerSecond / none.requestsPerSecond).toFixed(2)),
@@ -277,6 +251,7 @@ export async function benchCloudCode(): Promise<void> {
       figures: [none, setOnly, upsert],
       ratios,
       startCost: start,
+      sandboxParts: parts,
       memory,
       health,
     });

@@ -32,6 +32,8 @@ import { registerPlayerAdminRoutes } from './players/routes.js';
 import type { App, RoleRegistrar } from './route/app.js';
 import { registerWithPolicy } from './route/policy.js';
 import { registerRuntimeRoutes } from './runtime/routes.js';
+import { registerScriptTimers } from './runtime/script-timers.js';
+import { registerScriptLogRetention } from './script/log-retention.js';
 import { createScriptEngine, DEFAULT_SCRIPT_LIMITS } from './script/run.js';
 import type { Settings } from './settings.js';
 import { openStore, ping, type Store } from './store/db.js';
@@ -107,10 +109,12 @@ function registrarsFor(settings: Settings, replica: ReplicaStatus | undefined): 
         prefix: '/preview',
       });
     });
-    registrars.push(registerDataAndExports, registerPlayerAdminRoutes);
+    registrars.push(registerDataAndExports, registerPlayerAdminRoutes, registerScriptLogRetention);
     registrars.push((app, ctx) =>
       registerWithPolicy(app, { rateClass: 'runtime' }, (scope) => registerRuntimeRoutes(scope, ctx)),
     );
+    // Cloud Code's system-script ticks, GS_GAME_PUBLISH runs and scheduled jobs (docs/cloud-code.md).
+    registrars.push(registerScriptTimers);
   }
   return registrars;
 }

@@ -59,6 +59,10 @@ export interface Settings {
   computeThreads: number;
   /** Cloud Code: the time budget and memory cap of one script execution, and the sandbox threads. */
   scripts: { timeLimitMs: number; memoryMb: number; threads: number };
+  /** Cloud Code timers: how often this process checks for due system-script ticks, publishes and jobs; 0: never. */
+  scriptTimers: { checkMs: number };
+  /** Days the script log (each stage's `script.log`) keeps its entries; 0 keeps them forever. */
+  scriptLogRetentionDays: number;
   /** Connections of the PostgreSQL pool (PGlite has one). */
   databasePoolSize: number;
   /** Longest wait for a PostgreSQL connection (connecting, or a free one of the pool) before 503 NOT_READY. */
@@ -346,6 +350,8 @@ export function loadSettings(
       memoryMb: readInt(env, 'PLAYBASE_SCRIPT_MEMORY_MB', 64, 8, 4096),
       threads: readInt(env, 'PLAYBASE_SCRIPT_THREADS', 4, 1, 64),
     },
+    scriptTimers: { checkMs: readInt(env, 'PLAYBASE_SCRIPT_TIMER_CHECK_MS', 1000, 0, 60_000) },
+    scriptLogRetentionDays: readInt(env, 'PLAYBASE_SCRIPT_LOG_RETENTION_DAYS', 30, 0, 36_500),
     databasePoolSize: readInt(env, 'PLAYBASE_DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseConnectTimeoutMs: readInt(env, 'PLAYBASE_DATABASE_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
     tokenPurgeIntervalMs: readInt(env, 'PLAYBASE_TOKEN_PURGE_INTERVAL_MS', 600_000, 10, 86_400_000),

@@ -7,10 +7,10 @@ import { setPriority } from 'node:os';
 /** The nice value of bulk-work threads (0 is the event loop's; 19 the lowest). */
 export const BULK_THREAD_NICENESS = 10;
 
-export function lowerThreadPriority(): void {
+export function lowerThreadPriority(niceness = BULK_THREAD_NICENESS): void {
   if (process.platform !== 'linux') return;
   try {
-    setPriority(BULK_THREAD_NICENESS);
+    setPriority(niceness);
   } catch {
     // A container may forbid it; the thread then runs at the event loop's priority.
   }

@@ -88,6 +88,8 @@ export async function startTestServer(
     PLAYBASE_LIMIT_USER_PER_MINUTE: '1000000',
     PLAYBASE_LIMIT_GAME_PER_MINUTE: '1000000',
     PLAYBASE_LOGIN_FAILURES_PER_ADDRESS: '1000',
+    // No Cloud Code timer loop: the tests of timers drive it themselves (test/script/timers.test.ts).
+    PLAYBASE_SCRIPT_TIMER_CHECK_MS: '0',
     ...env,
   });
   const now = {

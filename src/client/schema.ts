@@ -2749,6 +2749,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/live/callback/{apiKey}/{credential}/{secret}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Run the callbacks/ script of a credential; see docs/cloud-code.md */
+        get: operations["liveCallbackGet"];
+        put?: never;
+        /** Run the callbacks/ script of a credential; see docs/cloud-code.md */
+        post: operations["liveCallbackPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/live/callback/{apiKey}/{credential}/{secret}/{playerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Run the callbacks/ script of a credential as a player; see docs/cloud-code.md */
+        get: operations["liveCallbackAsPlayerGet"];
+        put?: never;
+        /** Run the callbacks/ script of a credential as a player; see docs/cloud-code.md */
+        post: operations["liveCallbackAsPlayerPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/preview/rs/{credential}/{secret}/RegistrationRequest": {
         parameters: {
             query?: never;
@@ -2862,6 +2898,42 @@ export interface paths {
         put?: never;
         /** AroundMeLeaderboardRequest, run as a game server; see docs/runtime.md */
         post: operations["previewAroundMeLeaderboardRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/preview/callback/{apiKey}/{credential}/{secret}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Run the callbacks/ script of a credential; see docs/cloud-code.md */
+        get: operations["previewCallbackGet"];
+        put?: never;
+        /** Run the callbacks/ script of a credential; see docs/cloud-code.md */
+        post: operations["previewCallbackPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/preview/callback/{apiKey}/{credential}/{secret}/{playerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Run the callbacks/ script of a credential as a player; see docs/cloud-code.md */
+        get: operations["previewCallbackAsPlayerGet"];
+        put?: never;
+        /** Run the callbacks/ script of a credential as a player; see docs/cloud-code.md */
+        post: operations["previewCallbackAsPlayerPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -14782,6 +14854,158 @@ export interface operations {
             };
         };
     };
+    liveCallbackGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                credential: string;
+                secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script's scriptData as JSON; text/plain when the script set RESPONSE_RAW (its value is the answer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    liveCallbackPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                credential: string;
+                secret: string;
+            };
+            cookie?: never;
+        };
+        /** @description Form fields (application/x-www-form-urlencoded, or the text fields of multipart/form-data) join the query fields in Spark.getData(); any other body is Spark.getData().REQUEST_BODY, as text. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "order": "o-17",
+                 *       "amount": "250"
+                 *     }
+                 */
+                "application/json": {
+                    [key: string]: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The script's scriptData as JSON; text/plain when the script set RESPONSE_RAW (its value is the answer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    liveCallbackAsPlayerGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                credential: string;
+                secret: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script's scriptData as JSON; text/plain when the script set RESPONSE_RAW (its value is the answer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    liveCallbackAsPlayerPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                credential: string;
+                secret: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Form fields (application/x-www-form-urlencoded, or the text fields of multipart/form-data) join the query fields in Spark.getData(); any other body is Spark.getData().REQUEST_BODY, as text. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "order": "o-17",
+                 *       "amount": "250"
+                 *     }
+                 */
+                "application/json": {
+                    [key: string]: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The script's scriptData as JSON; text/plain when the script set RESPONSE_RAW (its value is the answer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     previewRegistrationRequest: {
         parameters: {
             query?: never;
@@ -15300,6 +15524,158 @@ export interface operations {
                         };
                         /** @description echoed in the answer exactly as sent */
                         requestId?: string | number;
+                    };
+                };
+            };
+        };
+    };
+    previewCallbackGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                credential: string;
+                secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script's scriptData as JSON; text/plain when the script set RESPONSE_RAW (its value is the answer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    previewCallbackPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                credential: string;
+                secret: string;
+            };
+            cookie?: never;
+        };
+        /** @description Form fields (application/x-www-form-urlencoded, or the text fields of multipart/form-data) join the query fields in Spark.getData(); any other body is Spark.getData().REQUEST_BODY, as text. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "order": "o-17",
+                 *       "amount": "250"
+                 *     }
+                 */
+                "application/json": {
+                    [key: string]: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The script's scriptData as JSON; text/plain when the script set RESPONSE_RAW (its value is the answer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    previewCallbackAsPlayerGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                credential: string;
+                secret: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script's scriptData as JSON; text/plain when the script set RESPONSE_RAW (its value is the answer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    previewCallbackAsPlayerPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKey: string;
+                credential: string;
+                secret: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Form fields (application/x-www-form-urlencoded, or the text fields of multipart/form-data) join the query fields in Spark.getData(); any other body is Spark.getData().REQUEST_BODY, as text. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "order": "o-17",
+                 *       "amount": "250"
+                 *     }
+                 */
+                "application/json": {
+                    [key: string]: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The script's scriptData as JSON; text/plain when the script set RESPONSE_RAW (its value is the answer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
                     };
                 };
             };

@@ -20,6 +20,12 @@ export const runtimeErrors = {
     'A runtime request body is a JSON object; its @class, when present, names the same request as the URL.',
     (why: string) => `Bad request body: ${why}`,
   ),
+  callbackNotFound: def(
+    'CALLBACK_NOT_FOUND',
+    404,
+    'A callback URL names a credential that has no callbacks/ script in this stage (Live: in the published snapshot), so nothing answers it.',
+    (name: string) => `No callback script for the credential ${name}`,
+  ),
   notPublished: def(
     'RUNTIME_NOT_PUBLISHED',
     409,

@@ -7,6 +7,7 @@ import { Type } from 'typebox';
 import type { Context } from '../context.js';
 import type { App } from '../route/app.js';
 import { documented } from '../route/openapi.js';
+import { registerCallbackRoutes } from './callbacks.js';
 import { createConfigCache } from './config-cache.js';
 import { type CredentialCache, createCredentialCache } from './credentials.js';
 import type { Stage } from './doc-store.js';
@@ -194,6 +195,10 @@ export async function registerRuntimeRoutes(
       ...(ctx.scripts ? { scripts: ctx.scripts } : {}),
     };
     await app.register(async (scope) => registerStage(scope as App, env, credentials), {
+      prefix: `/${stage}`,
+    });
+    // Callback URLs run callbacks/ scripts (docs/cloud-code.md): their own scope, for their body parser.
+    await app.register(async (scope) => registerCallbackRoutes(scope as App, env, credentials), {
       prefix: `/${stage}`,
     });
   }

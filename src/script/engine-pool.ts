@@ -113,7 +113,11 @@ export class EnginePool {
         worker.on('message', (m: FromWorker) => {
           if (m.type === 'ready') markReady();
           else if (m.type === 'host') this.answer(thread, m);
-          else if (m.type === 'done' && thread.current?.id === m.id) this.finish(thread, m.result);
+          else if (m.type === 'done' && thread.current?.id === m.id) {
+            // A thread that ends after this answer leaves the pool first: the next script goes to another.
+            if (m.last) this.retire(thread);
+            this.finish(thread, m.result);
+          }
         });
         worker.on('error', () => this.replace(thread));
         worker.on('exit', () => this.replace(thread));
@@ -204,6 +208,8 @@ export class EnginePool {
   private hardStop(thread: Thread): void {
     const current = thread.current;
     if (!current) return;
+    // Out of the pool before finish() hands the next script to a thread: never to this one, being ended.
+    this.retire(thread);
     this.finish(thread, {
       outcome: 'timeout',
       scriptData: {},
@@ -217,7 +223,13 @@ export class EnginePool {
       },
       ms: current.job.timeLimitMs + HARD_STOP_GRACE_MS,
     });
-    this.replace(thread);
+    void thread.worker?.terminate();
+  }
+
+  /** Takes a thread out of the pool without failing its script (it answered); a new one starts as needed. */
+  private retire(thread: Thread): void {
+    const at = this.threads.indexOf(thread);
+    if (at >= 0) this.threads.splice(at, 1);
   }
 
   private replace(thread: Thread): void {

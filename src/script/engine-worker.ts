@@ -1,5 +1,5 @@
 // A sandbox thread: runs one script at a time in QuickJS compiled to WebAssembly. Each execution gets a fresh
-// runtime and context (nothing survives from one script or game to the next), a memory limit, a stack limit,
+// context (nothing survives from one script or game to the next), a memory limit, a stack limit,
 // and an interrupt handler that ends it at its deadline. The script's host calls (collections, players) go to
 // the event loop; this thread waits for the answer with Atomics.wait, so the script sees a synchronous API
 // while the event loop never blocks.
@@ -17,9 +17,8 @@ import {
 import { lowerThreadPriority } from '../thread-priority.js';
 import { LIBS, PRELUDE } from './prelude.js';
 import type { FromWorker, HostReply, Job, JobResult, LogLine, ToWorker } from './protocol.js';
+import { API_EVAL, INTRINSICS, SANDBOX_THREAD_NICENESS, STACK_BYTES } from './realm.js';
 
-/** The thread's stack for script frames: deep recursion ends as a script error, never as a crash of the thread. */
-const STACK_BYTES = 200 * 1024;
 /** Largest JSON text of one host call's arguments (a document to write, a query). */
 const HOST_ARGS_CHARS = 4 * 1024 * 1024;
 
@@ -220,7 +219,7 @@ function run(module: QuickJSWASMModule, id: number, queued: Job): JobResult {
   const runtime = runtimeFor(module);
   runtime.setMemoryLimit(job.memoryBytes);
   runtime.setMaxStackSize(STACK_BYTES);
-  const ctx = runtime.newContext();
+  const ctx = runtime.newContext({ intrinsics: INTRINSICS });
   const ex: Execution = {
     id,
     job,
@@ -265,14 +264,14 @@ function run(module: QuickJSWASMModule, id: number, queued: Job): JobResult {
     const name = ctx.getString(nameHandle);
     const source = Object.hasOwn(LIBS, name) ? LIBS[name] : undefined;
     if (source === undefined) return { error: ctx.newError(`no library ${name}`) };
-    return ctx.evalCode(source, `spark-${name}.js`);
+    return ctx.evalCode(source, `spark-${name}.js`, API_EVAL);
   });
   ctx.setProp(ctx.global, '__lib', libHandle);
   libHandle.dispose();
   bridge('__local', (op, args) => local(ex, op, args));
   let failure: JobResult['failure'];
   try {
-    const prelude = ctx.evalCode(PRELUDE, 'prelude.js');
+    const prelude = ctx.evalCode(PRELUDE, 'prelude.js', API_EVAL);
     if (prelude.error) {
       const d = describe(ctx, prelude.error);
       prelude.error.dispose();
@@ -309,7 +308,7 @@ function run(module: QuickJSWASMModule, id: number, queued: Job): JobResult {
   };
 }
 
-lowerThreadPriority();
+lowerThreadPriority(SANDBOX_THREAD_NICENESS);
 const module = await newQuickJSWASMModuleFromVariant(
   newVariant(variantModule.default as unknown as QuickJSSyncVariant, { wasmModule: wasm as never }),
 );
@@ -330,8 +329,10 @@ port.on('message', (m: ToWorker) => {
       ms: 0,
     };
   }
-  send({ type: 'done', id: m.id, result });
-  // WebAssembly that aborted cannot run again: this thread ends and the pool starts another.
-  if (poisoned || result.failure?.message.startsWith('Aborted')) process.exit(1);
+  // WebAssembly that aborted cannot run again: this thread ends and the pool starts another (told with the
+  // answer, so that it never hands this thread the next script).
+  const last = poisoned || result.failure?.message.startsWith('Aborted') === true;
+  send({ type: 'done', id: m.id, result, ...(last ? { last } : {}) });
+  if (last) process.exit(1);
 });
 send({ type: 'ready' });

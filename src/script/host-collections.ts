@@ -22,7 +22,6 @@ import {
 } from '../nosql/document-core.js';
 import { distinctBody, findAndModifyBody } from '../nosql/find-and-modify.js';
 import { checkCollectionName, type Scope } from '../nosql/scope.js';
-import { withSavepoint } from '../store/db.js';
 import type { Session } from './session.js';
 
 /** A runtime collection as the update verbs check it: every action allowed. */
@@ -93,26 +92,32 @@ export async function collectionCall(session: Session, args: CollectionCall): Pr
   if (!WRITES.has(args.verb)) throw new Error(`unknown collection call ${String(args.verb).slice(0, 50)}`);
   if (args.kind !== 'runtime')
     throw new Error(`the ${args.kind} collection ${args.name} is read-only in scripts`);
-  const tx = await session.transaction();
-  // Each write under its own savepoint: a failed one (a duplicate _id) is undone alone, and the script that
-  // catches its error goes on with the execution's transaction intact.
+  // Each write under its own savepoint (ExecutionTransaction.write): a failed one (a duplicate _id) is undone
+  // alone, and the script that catches its error goes on with the execution's transaction intact.
   return withDbErrors(env.pool, scope, env.statementTimeoutMs, () =>
-    withSavepoint(tx.client, 'cc_write', async () => {
-      if (!session.created.has(full)) {
-        await createCollection(tx.client, session.gs, full, 'runtime', now);
-        session.created.add(full);
-      }
-      switch (args.verb) {
-        case 'insert':
-          return insertBody(input, tx.pool);
-        case 'save':
-          return saveBody(input, tx.pool);
-        case 'remove':
-          return JSON.stringify(await removeBody(input, tx.pool));
-        case 'update':
-          return JSON.stringify(await updateBody({ ...input, collection: RUNTIME }, tx.pool, env.compute));
-        default:
-          return findAndModifyBody({ ...input, collection: RUNTIME }, tx.pool);
+    session.write(async (tx) => {
+      const creating = !session.created.has(full);
+      try {
+        if (creating) {
+          await createCollection(tx.client, session.gs, full, 'runtime', now);
+          session.created.add(full);
+        }
+        switch (args.verb) {
+          case 'insert':
+            return await insertBody(input, tx.pool);
+          case 'save':
+            return await saveBody(input, tx.pool);
+          case 'remove':
+            return JSON.stringify(await removeBody(input, tx.pool));
+          case 'update':
+            return JSON.stringify(await updateBody({ ...input, collection: RUNTIME }, tx.pool, env.compute));
+          default:
+            return await findAndModifyBody({ ...input, collection: RUNTIME }, tx.pool);
+        }
+      } catch (e) {
+        // The rollback of this write undoes the collection's creation too: the next write creates it again.
+        if (creating) session.created.delete(full);
+        throw e;
       }
     }),
   );

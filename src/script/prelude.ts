@@ -3,6 +3,8 @@
 // `__local(op, json)` (answered by the sandbox's thread: scriptData, errors, log, exit, modules) and
 // `__host(op, json)` (answered by the event loop: collections, players, cache, locks). Both take and answer
 // JSON text, so no object of the host ever enters the sandbox.
+import { SCHEDULER_LIB } from './scheduler-lib.js';
+
 export const PRELUDE = `(function (g) {
   'use strict';
   var H = g.__host, L = g.__local, LIB = g.__lib;
@@ -79,6 +81,7 @@ export const PRELUDE = `(function (g) {
     systemCollection: function (n) { return lib('collections').collection('system', n, false); },
     getCache: function () { return cache; },
     getConfig: function () { return config; },
+    getScheduler: function () { return lib('scheduler'); },
     lockKey: function (name, tryMillis) { return host('lock', { op: 'lock', name: String(name), wait: Number(tryMillis) || 0 }); },
     unlockKey: function (name) { return host('lock', { op: 'unlock', name: String(name) }); },
     unlockKeyFully: function (name) { return host('lock', { op: 'unlockFully', name: String(name) }); }
@@ -94,6 +97,7 @@ export const PRELUDE = `(function (g) {
 
 /** Parts of the API compiled at their first use: each a function of the prelude's internals. */
 export const LIBS: Record<string, string> = {
+  scheduler: SCHEDULER_LIB,
   collections: `(function (I) {
   'use strict';
   var host = I.host, local = I.local, copy = I.copy, alias = I.alias;

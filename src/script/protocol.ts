@@ -45,7 +45,8 @@ export type ToWorker = { type: 'run'; id: number; job: Job };
 
 export type FromWorker =
   | { type: 'host'; id: number; seq: number; op: string; args: string }
-  | { type: 'done'; id: number; result: JobResult }
+  /** `last`: the thread ends after this answer (its WebAssembly aborted): it takes no other script. */
+  | { type: 'done'; id: number; result: JobResult; last?: boolean }
   | { type: 'ready' };
 
 /** The answer to a host call, posted on the reply port before the thread is woken. */

@@ -7,6 +7,7 @@ import type { GameScope } from '../nosql/scope.js';
 import { type ExecutionTransaction, openExecutionTransaction } from '../store/execution-transaction.js';
 import { collectionCall } from './host-collections.js';
 import { PlayerStates } from './host-players.js';
+import { schedulerCall } from './host-scheduler.js';
 import type { ScriptCaches, ScriptLocks } from './shared-state.js';
 
 export interface ScriptEnv {
@@ -23,7 +24,7 @@ let nextOwner = 1;
 function describeCall(op: string, a: Record<string, unknown>): string {
   const part = (v: unknown) => String(v).slice(0, 100);
   if (op === 'collection') return `${part(a.kind)}Collection(${part(a.name)}).${part(a.verb)}`;
-  if (op === 'player' || op === 'cache' || op === 'lock') return `${op}.${part(a.op)}`;
+  if (op === 'player' || op === 'cache' || op === 'lock' || op === 'scheduler') return `${op}.${part(a.op)}`;
   return `${op}(${part(a.name)})`;
 }
 
@@ -42,7 +43,7 @@ export class Session {
   constructor(
     readonly env: ScriptEnv,
     readonly gs: GameScope,
-    private readonly modules: ReadonlyMap<string, string>,
+    readonly modules: ReadonlyMap<string, string>,
   ) {
     this.players = new PlayerStates(this);
     this.tenant = `${gs.stage}\u0000${gs.game}`;
@@ -53,13 +54,23 @@ export class Session {
     return this.tx ? this.tx.pool : this.env.pool;
   }
 
-  transaction(): Promise<ExecutionTransaction> {
+  /** The execution's transaction, opened at the first call (`forWrite`: by a write, see write()). */
+  transaction(forWrite = false): Promise<ExecutionTransaction> {
     if (this.tx) return Promise.resolve(this.tx);
-    this.opening ??= openExecutionTransaction(this.env.pool).then((tx) => {
+    this.opening ??= openExecutionTransaction(this.env.pool, forWrite).then((tx) => {
       this.tx = tx;
       return tx;
     });
     return this.opening;
+  }
+
+  /**
+   * Runs one write of the script on the execution's transaction (the first write opens it, its BEGIN and
+   * savepoint in one round trip): a throw undoes this write alone and reaches the script as its error.
+   */
+  async write<T>(fn: (tx: ExecutionTransaction) => Promise<T>): Promise<T> {
+    const tx = await this.transaction(true);
+    return tx.write(() => fn(tx));
   }
 
   /** One host call of the script: JSON text in, JSON text (or nothing) out; a throw is the script's error. */
@@ -102,6 +113,8 @@ export class Session {
         return this.cache(args);
       case 'lock':
         return this.lock(args);
+      case 'scheduler':
+        return schedulerCall(this, args);
       default:
         throw new Error(`unknown call ${op.slice(0, 50)}`);
     }

@@ -3,6 +3,8 @@
 // their own transactions (withTransaction: connect, BEGIN, COMMIT or ROLLBACK); handed this pool, each of them
 // becomes a savepoint of the execution's transaction instead, so a failed statement is undone alone and the
 // execution's transaction stays usable (as a MongoDB error leaves the other writes of a script in place).
+// Statements are few: the BEGIN goes with the first write's savepoint in one round trip, each later write's
+// savepoint with the release of the one before, and a core function's own transaction inside a write adds none.
 import type pg from 'pg';
 
 export interface ExecutionTransaction {
@@ -10,19 +12,35 @@ export interface ExecutionTransaction {
   pool: pg.Pool;
   /** The connection itself, for repository calls that take a Db. */
   client: pg.PoolClient;
+  /**
+   * Runs one write of the script: a throw undoes its statements alone (rolls back to the savepoint taken before
+   * it) and is rethrown; the execution's other writes stay. Writes of one execution run one after another.
+   */
+  write<T>(fn: () => Promise<T>): Promise<T>;
   commit(): Promise<void>;
   rollback(): Promise<void>;
 }
+
+/** The savepoint before each write: `fresh` when it holds nothing yet, `used` once a write ran after it. */
+type WriteMark = 'none' | 'fresh' | 'used';
+const MARK = 'cc_write';
 
 const BEGIN = /^\s*BEGIN\b/i;
 const COMMIT = /^\s*COMMIT\s*$/i;
 const ROLLBACK = /^\s*ROLLBACK\s*$/i;
 
-/** Opens the execution's transaction on a connection of `pool`; commit or rollback releases the connection. */
-export async function openExecutionTransaction(pool: pg.Pool): Promise<ExecutionTransaction> {
+/**
+ * Opens the execution's transaction on a connection of `pool`; commit or rollback releases the connection.
+ * `forWrite` takes the first write's savepoint in the same round trip as the BEGIN.
+ */
+export async function openExecutionTransaction(
+  pool: pg.Pool,
+  forWrite = false,
+): Promise<ExecutionTransaction> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    // One simple-protocol query with two statements: one round trip.
+    await client.query(forWrite ? `BEGIN; SAVEPOINT ${MARK}` : 'BEGIN');
   } catch (e) {
     client.release(true);
     throw e;
@@ -30,12 +48,22 @@ export async function openExecutionTransaction(pool: pg.Pool): Promise<Execution
   const raw = client.query.bind(client) as (...args: unknown[]) => unknown;
   let depth = 0;
   let released = false;
+  let mark: WriteMark = forWrite ? 'fresh' : 'none';
+  /** Inside write(): the first nested BEGIN is already covered by the write's savepoint. */
+  let covered = false;
   // A nested "transaction" of a core function: its BEGIN, COMMIT and ROLLBACK become savepoint statements.
   const nested = (): pg.PoolClient => {
     const names: string[] = [];
     const query = (text: unknown, ...rest: unknown[]) => {
       if (released) return Promise.reject(new Error('the execution transaction has ended'));
       if (typeof text === 'string' && BEGIN.test(text)) {
+        if (covered && depth === 0 && names.length === 0) {
+          // A core function's transaction directly inside a write: the write's savepoint undoes it on a throw
+          // (the function rethrows), so its own BEGIN, COMMIT and ROLLBACK cost nothing.
+          names.push('');
+          depth += 1;
+          return Promise.resolve({ rows: [], rowCount: null });
+        }
         depth += 1;
         const name = `cc_sp_${depth}`;
         names.push(name);
@@ -45,6 +73,7 @@ export async function openExecutionTransaction(pool: pg.Pool): Promise<Execution
         const name = names.pop();
         if (name === undefined) throw new Error('no savepoint to end');
         depth -= 1;
+        if (name === '') return Promise.resolve({ rows: [], rowCount: null });
         return COMMIT.test(text)
           ? client.query(`RELEASE SAVEPOINT ${name}`)
           : client.query(`ROLLBACK TO SAVEPOINT ${name}`);
@@ -76,5 +105,30 @@ export async function openExecutionTransaction(pool: pg.Pool): Promise<Execution
       released ? Promise.reject(new Error('the execution transaction has ended')) : raw(...args),
     release: () => {},
   } as unknown as pg.PoolClient;
-  return { pool: facade, client: guarded, commit: () => end('COMMIT'), rollback: () => end('ROLLBACK') };
+  const write = async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (released) throw new Error('the execution transaction has ended');
+    if (mark === 'used') await client.query(`RELEASE SAVEPOINT ${MARK}; SAVEPOINT ${MARK}`);
+    else if (mark === 'none') await client.query(`SAVEPOINT ${MARK}`);
+    mark = 'used';
+    covered = true;
+    try {
+      return await fn();
+    } catch (e) {
+      // Rolled back to, the savepoint stays and holds nothing: the next write needs no new one.
+      if (!released) {
+        await client.query(`ROLLBACK TO SAVEPOINT ${MARK}`).catch(() => {});
+        mark = 'fresh';
+      }
+      throw e;
+    } finally {
+      covered = false;
+    }
+  };
+  return {
+    pool: facade,
+    client: guarded,
+    write,
+    commit: () => end('COMMIT'),
+    rollback: () => end('ROLLBACK'),
+  };
 }

@@ -1,0 +1,77 @@
+// The writes of one execution on its transaction (src/store/execution-transaction.ts): the first write opens it,
+// each write is undone alone when it fails (whichever write it is, and inside or outside a core function's own
+// transaction), and the execution commits or rolls back as a whole.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GAME_CONFIG, type RuntimeWorld, startRuntimeWorld } from '../runtime/world.js';
+import { script, setScripts } from './scripts.test-util.js';
+
+let w: RuntimeWorld;
+let alice: string;
+
+beforeAll(async () => {
+  w = await startRuntimeWorld(GAME_CONFIG);
+  alice = await w.player('alice');
+}, 60_000);
+
+afterAll(async () => {
+  await w?.close();
+});
+
+async function run(lines: string[]) {
+  await setScripts(w, [script('event', 'score', lines.join('\n'))]);
+  return w.ask('LogEventRequest', { eventKey: 'score', playerId: alice, SCORE: 1 });
+}
+
+const ids = async (collection: string) =>
+  (await w.find(collection, { sort: { _id: 1 } })).map((d: { _id: unknown }) => d._id);
+
+describe("an execution's writes", () => {
+  it('a first write that fails is undone alone: the collection is created by the next write', async () => {
+    const answer = await run([
+      'var c = Spark.runtimeCollection("firstFails");',
+      'try { c.insert([{ _id: 1 }, { _id: 1 }]); } catch (e) { Spark.setScriptData("failed", true); }',
+      'c.insert({ _id: 2 });',
+      'Spark.setScriptData("n", c.count({}));',
+    ]);
+    expect(answer.scriptData).toEqual({ failed: true, n: 1 });
+    // Listed and readable: the failed write's rollback took its creation of the collection with it, and the
+    // second write created it again.
+    expect(await ids('script.firstFails')).toEqual([2]);
+  });
+
+  it('failures between writes, in updates and findAndModify (core transactions), undo only themselves', async () => {
+    const answer = await run([
+      'var c = Spark.runtimeCollection("mixed");',
+      'c.insert({ _id: "a", n: 1 });',
+      'var errors = 0;',
+      'try { c.update({ _id: "a" }, { $inc: { n: "x" } }); } catch (e) { errors++; }',
+      'c.update({ _id: "a" }, { $inc: { n: 1 } });',
+      'try { c.findAndModify({ _id: "a" }, { $set: { n: {} }, $inc: { n: 1 } }); } catch (e) { errors++; }',
+      'try { c.insert({ _id: "a" }); } catch (e) { errors++; }',
+      'c.update({ _id: "b" }, { $set: { n: 5 } }, true, false);',
+      'c.findAndModify({ _id: "a" }, { $inc: { n: 10 } });',
+      'Spark.setScriptData("errors", errors);',
+    ]);
+    expect(answer.scriptData).toEqual({ errors: 3 });
+    const docs = await w.find('script.mixed', { sort: { _id: 1 } });
+    expect(docs).toEqual([
+      { _id: 'a', n: 12 },
+      { _id: 'b', n: 5 },
+    ]);
+  });
+
+  it('an execution that fails after several writes and a caught failure rolls all of them back', async () => {
+    const answer = await run([
+      'var c = Spark.runtimeCollection("allOrNothing");',
+      'c.insert({ _id: 1 });',
+      'try { c.insert({ _id: 1 }); } catch (e) {}',
+      'c.insert({ _id: 2 });',
+      'Spark.getPlayer().setScriptData("touched", true);',
+      'throw new Error("late");',
+    ]);
+    expect(answer.error).toEqual({ SCRIPT: 'ERROR' });
+    await expect(w.find('script.allOrNothing')).rejects.toThrow(/404/);
+    const [player] = await w.find('player', { query: { _id: alice } });
+    expect(player?.scriptData?.touched).toBeUndefined();
+  });
+});
