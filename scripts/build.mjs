@@ -54,6 +54,9 @@ if (out === root || out === src) throw new Error(`refusing to build into ${out}`
 rmSync(out, { recursive: true, force: true });
 compile(out);
 const copied = copyAssets(out);
+// The Spark API typings (types/*.d.ts), exported as playbase/cloud-code for a studio's editor (dist/cloud-code:
+// dist/types holds src/types).
+cpSync(join(root, 'types'), join(out, 'cloud-code'), { recursive: true });
 // The web console's prebuilt bundle (console/dist, committed): served from dist/console by the config role.
 const bundle = join(root, 'console', 'dist');
 if (existsSync(join(bundle, 'index.html'))) cpSync(bundle, join(out, 'console'), { recursive: true });

@@ -17,6 +17,8 @@ function run(script: string, args: string[]): void {
   if (res.status !== 0) process.exit(res.status ?? 1);
 }
 
+// The editor's completion, from the Spark API typings (types/cloud-code.d.ts).
+run(require.resolve('tsx/cli'), ['scripts/spark-completions.ts']);
 run(require.resolve('typescript/bin/tsc'), ['-p', 'console/tsconfig.json']);
 run(join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js'), [
   'build',

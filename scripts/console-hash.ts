@@ -14,13 +14,29 @@ function* files(dir: string): Generator<string> {
   }
 }
 
-const BUILD_PACKAGES = ['vite', 'preact', '@preact/signals', '@preact/signals-core', 'diff', 'openapi-fetch'];
+const BUILD_PACKAGES = [
+  'vite',
+  'preact',
+  '@preact/signals',
+  '@preact/signals-core',
+  'diff',
+  'openapi-fetch',
+  'fflate',
+  'codemirror',
+  '@codemirror/view',
+  '@codemirror/state',
+  '@codemirror/lang-javascript',
+  '@codemirror/autocomplete',
+  '@codemirror/lint',
+  '@codemirror/language',
+];
 
 export function consoleSourceHash(root: string): string {
   const inputs = [
     ...[...files(join(root, 'console'))].filter(
       (f) => !relative(root, f).startsWith(join('console', 'dist')),
     ),
+    ...[...files(join(root, 'types'))],
     ...[...files(join(root, 'src', 'client'))].filter((f) => !/schema\.ts$|\.test(-util)?\.ts$/.test(f)),
   ]
     .map((f) => relative(root, f).split('\\').join('/'))

@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { useLoad } from './load.js';
 import { AccountPage } from './pages/account.js';
 import { AuditPage } from './pages/audit.js';
+import { CloudCodeLazy } from './pages/cloud-code-lazy.js';
 import { CredentialsPage } from './pages/credentials.js';
 import { DataExplorerPage } from './pages/data-explorer.js';
 import { EventsPage } from './pages/events.js';
@@ -15,6 +16,7 @@ import { LeaderboardsPage } from './pages/leaderboards.js';
 import { ManagePage } from './pages/manage.js';
 import { OverviewPage } from './pages/overview.js';
 import { PlayersPage } from './pages/players.js';
+import { PushCredentialsPage } from './pages/push-credentials.js';
 import { RunningTotalsPage } from './pages/running-totals.js';
 import { ScriptLogPage } from './pages/script-log.js';
 import { SignInForm } from './pages/sign-in.js';
@@ -33,6 +35,8 @@ const PAGES: Record<GamePage, (p: { apiKey: string }) => preact.JSX.Element> = {
   leaderboards: LeaderboardsPage,
   'indexed-types': IndexedTypesPage,
   credentials: CredentialsPage,
+  'push-credentials': PushCredentialsPage,
+  'cloud-code': CloudCodeLazy,
   configuration: WholeConfigPage,
   snapshots: SnapshotsPage,
   team: TeamPage,

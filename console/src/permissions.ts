@@ -38,6 +38,8 @@ export const PAGE_KEYS: Record<string, string> = {
   leaderboards: 'configurator.leaderboards',
   'indexed-types': 'configurator.indexedTypes',
   credentials: 'configurator.credentials',
+  'push-credentials': 'configurator.pushCredentials',
+  'cloud-code': 'configurator.cloudCode',
   configuration: 'configurator.config',
   snapshots: 'admin.snapshots',
   team: 'admin.permissions',

@@ -9,6 +9,8 @@ export const GAME_PAGES = [
   ['leaderboards', 'Leaderboards'],
   ['indexed-types', 'Indexed types'],
   ['credentials', 'Credentials'],
+  ['push-credentials', 'Push notifications'],
+  ['cloud-code', 'Cloud Code'],
   ['configuration', 'Whole configuration'],
   ['snapshots', 'Snapshots'],
   ['team', 'Team'],

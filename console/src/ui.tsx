@@ -204,3 +204,37 @@ export function matches(query: string, ...texts: (string | undefined)[]): boolea
 export function Search(p: { value: string; onInput: (v: string) => void; label: string }) {
   return <Field label={p.label} type="search" value={p.value} onInput={p.onInput} />;
 }
+
+/** Hands the browser a file to save (a download made in the page). */
+export function saveFile(name: string, content: Blob): void {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(content);
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}
+
+/** Previous and next page of a list that can grow, with where the reader is. */
+export function Pager(p: { page: number; hasNext: boolean; onPage: (page: number) => void; what: string }) {
+  return (
+    <nav class="buttons" aria-label={`Pages of ${p.what}`}>
+      <button type="button" class="secondary" disabled={p.page <= 1} onClick={() => p.onPage(p.page - 1)}>
+        Previous page
+      </button>
+      <span>Page {p.page}</span>
+      <button type="button" class="secondary" disabled={!p.hasNext} onClick={() => p.onPage(p.page + 1)}>
+        Next page
+      </button>
+    </nav>
+  );
+}
+
+/** A failure to show where it happened (nothing when there is none). */
+export function Alert({ text }: { text: string | undefined }) {
+  if (!text) return null;
+  return (
+    <p class="error" role="alert">
+      {text}
+    </p>
+  );
+}

@@ -249,6 +249,14 @@ describe('web console (browser)', () => {
     expect(await row.getByRole('button', { name: /^Unpublish/ }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Create snapshot' }).isDisabled()).toBe(true);
     await expectAccessible(page, 'snapshots, read only');
+    await page.getByRole('link', { name: 'Team' }).click();
+    await page.getByRole('heading', { name: 'Groups' }).waitFor();
+    for (const hidden of ['New group', /^Edit/, 'Transfer ownership', 'Add collaborator'])
+      expect(await page.getByRole('button', { name: hidden }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Cloud Code' }).click();
+    await page.getByRole('button', { name: 'Download scripts (zip)' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Create script' }).count()).toBe(0);
+    expect(await page.getByLabel('Scripts zip to import').count()).toBe(0);
     // The API still refuses what the page hides.
     const token = JSON.parse(
       (await page.evaluate("sessionStorage.getItem('playbase.console.session')")) as string,

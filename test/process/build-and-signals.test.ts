@@ -180,6 +180,12 @@ describe('the production build', () => {
     expect(built.filter((f) => /\.test(-util)?\./.test(f))).toEqual([]);
     // The web console's prebuilt bundle (docs/console.md) ships beside the server.
     expect(built).toContain('console/index.html');
+    // The Spark API typings, where package.json's playbase/cloud-code export points (docs/cloud-code.md).
+    const exported = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).exports['./cloud-code']
+      .types;
+    expect(exported).toBe('./dist/cloud-code/cloud-code.d.ts');
+    expect(built).toContain('cloud-code/cloud-code.d.ts');
+    expect(built).toContain('cloud-code/spark-services.d.ts');
   });
 
   it('build → every module it imports is a file of the build, a Node built-in or a runtime dependency', () => {

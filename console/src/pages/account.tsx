@@ -1,7 +1,7 @@
 // The account: change the password, end every session ("log out everywhere").
 import { useState } from 'preact/hooks';
 import { call, forget } from '../session.js';
-import { confirmed, ErrorSummary, Field, FormError, messageOf, Section, useBusy } from '../ui.js';
+import { Alert, confirmed, ErrorSummary, Field, FormError, messageOf, Section, useBusy } from '../ui.js';
 
 export function AccountPage() {
   const [oldPassword, setOld] = useState('');
@@ -62,11 +62,7 @@ export function AccountPage() {
         <button type="button" class="danger" onClick={everywhere}>
           Log out everywhere
         </button>
-        {everywhereError && (
-          <p class="error" role="alert">
-            {everywhereError}
-          </p>
-        )}
+        <Alert text={everywhereError} />
       </Section>
     </>
   );

@@ -1,12 +1,27 @@
-// The audit log: filters by user, action and time; each entry's before and after.
+// The audit log: filters by user, area (or exact action) and time; each entry's before/after difference.
 import { useState } from 'preact/hooks';
+import { jsonText, UnifiedDiff } from '../diff-view.js';
 import { useLoad } from '../load.js';
 import { call } from '../session.js';
-import { Field, messageOf, Section } from '../ui.js';
+import { Field, messageOf, Pager, Section, Select } from '../ui.js';
+
+/** The areas of the audit log's actions (docs/administration.md): `action=snapshot` matches snapshot.*. */
+const AREAS = [
+  'config',
+  'snapshot',
+  'screenSnapshot',
+  'manage',
+  'auth',
+  'game',
+  'admin',
+  'players',
+  'leaderboards',
+];
 
 export function AuditPage({ apiKey }: { apiKey: string }) {
   const [actor, setActor] = useState('');
   const [action, setAction] = useState('');
+  const [area, setArea] = useState('');
   const [since, setSince] = useState('');
   const [until, setUntil] = useState('');
   const [page, setPage] = useState(1);
@@ -22,7 +37,7 @@ export function AuditPage({ apiKey }: { apiKey: string }) {
   const filter = (e: Event) => {
     e.preventDefault();
     setPage(1);
-    setApplied({ actor, action, since, until });
+    setApplied({ actor, action: action.trim() || area, since, until });
   };
   const d = log.data;
   return (
@@ -31,11 +46,12 @@ export function AuditPage({ apiKey }: { apiKey: string }) {
       <Section title="Filters">
         <form onSubmit={filter} class="row">
           <Field label="User" value={actor} onInput={setActor} />
+          <Select label="Area" value={area} options={[['', 'All areas'], ...AREAS]} onInput={setArea} />
           <Field
             label="Action"
             value={action}
             onInput={setAction}
-            hint="For example config.post, game.patch"
+            hint="Exact, for example config.post (overrides the area)"
           />
           <Field label="From" type="datetime-local" value={since} onInput={setSince} />
           <Field label="To" type="datetime-local" value={until} onInput={setUntil} />
@@ -70,37 +86,28 @@ export function AuditPage({ apiKey }: { apiKey: string }) {
               </p>
               {(e.before !== undefined || e.after !== undefined) && (
                 <details>
-                  <summary>Before and after</summary>
-                  <div class="diff">
-                    <figure>
-                      <figcaption>Before</figcaption>
-                      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable) */}
-                      <pre tabIndex={0}>{JSON.stringify(e.before ?? null, null, 2)}</pre>
-                    </figure>
-                    <figure>
-                      <figcaption>After</figcaption>
-                      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable) */}
-                      <pre tabIndex={0}>{JSON.stringify(e.after ?? null, null, 2)}</pre>
-                    </figure>
-                  </div>
+                  <summary>
+                    Difference{' '}
+                    <span class="sr-only">
+                      of entry {e.action} at {e.at}
+                    </span>
+                  </summary>
+                  <UnifiedDiff
+                    label={`Before and after of ${e.action} at ${e.at}`}
+                    before={jsonText(e.before)}
+                    after={jsonText(e.after)}
+                  />
                 </details>
               )}
             </li>
           ))}
         </ol>
-        <div class="buttons">
-          <button type="button" class="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous page
-          </button>
-          <button
-            type="button"
-            class="secondary"
-            disabled={!d || d.page * d.pageSize >= d.total}
-            onClick={() => setPage(page + 1)}
-          >
-            Next page
-          </button>
-        </div>
+        <Pager
+          page={page}
+          hasNext={!!d && d.page * d.pageSize < d.total}
+          onPage={setPage}
+          what="the audit log"
+        />
       </Section>
     </>
   );

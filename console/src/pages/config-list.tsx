@@ -1,7 +1,7 @@
 // The list part of a configurator page: search, a table of short codes and names, edit and delete buttons.
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { confirmed, matches, messageOf, Search, Section } from '../ui.js';
+import { Alert, confirmed, matches, messageOf, Search, Section } from '../ui.js';
 
 interface Item {
   shortCode: string;
@@ -44,11 +44,7 @@ export function ConfigList<T extends Item>(p: {
     >
       {p.children}
       <Search label={`Search ${p.title.toLowerCase()}`} value={query} onInput={setQuery} />
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert text={error} />
       {p.loadError !== undefined && <p class="error">{messageOf(p.loadError)}</p>}
       {p.items?.length === 0 && <p>None yet.</p>}
       <table>

@@ -4,6 +4,7 @@ import { useLoad } from '../load.js';
 import { useCan } from '../permissions.js';
 import { call } from '../session.js';
 import {
+  Alert,
   CopyButton,
   confirmed,
   ErrorSummary,
@@ -89,11 +90,7 @@ export function CredentialsPage({ apiKey }: { apiKey: string }) {
       )}
       <Section title="Server credentials">
         <Search label="Search credentials" value={query} onInput={setQuery} />
-        {rowError && (
-          <p class="error" role="alert">
-            {rowError}
-          </p>
-        )}
+        <Alert text={rowError} />
         {list.error !== undefined && <p class="error">{messageOf(list.error)}</p>}
         {list.data?.length === 0 && <p>None yet.</p>}
         <table>

@@ -4,6 +4,7 @@ import { useLoad } from '../load.js';
 import { useCan } from '../permissions.js';
 import { call } from '../session.js';
 import {
+  Alert,
   confirmed,
   ErrorSummary,
   Field,
@@ -81,11 +82,7 @@ export function EventsPage({ apiKey }: { apiKey: string }) {
           />
         )}
         <Search label="Search events" value={query} onInput={setQuery} />
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <Alert text={error} />
         {events.error !== undefined && <p class="error">{messageOf(events.error)}</p>}
         {events.data?.length === 0 && <p>No events yet.</p>}
         <table>

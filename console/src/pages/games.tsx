@@ -3,7 +3,17 @@ import { useState } from 'preact/hooks';
 import { useLoad } from '../load.js';
 import { go, href } from '../route.js';
 import { call } from '../session.js';
-import { ErrorSummary, Field, FormError, matches, messageOf, Search, Section, useBusy } from '../ui.js';
+import {
+  Alert,
+  ErrorSummary,
+  Field,
+  FormError,
+  matches,
+  messageOf,
+  Search,
+  Section,
+  useBusy,
+} from '../ui.js';
 
 export function GamesPage() {
   const games = useLoad(() => call((c) => c.api.GET('/restv2/games')));
@@ -45,11 +55,7 @@ export function GamesPage() {
       </Section>
       <Section title="Recycle bin">
         <p>Deleted games stay here for 10 days; only their owner can restore them.</p>
-        {binError && (
-          <p class="error" role="alert">
-            {binError}
-          </p>
-        )}
+        <Alert text={binError} />
         {bin.data?.length === 0 && <p>The recycle bin is empty.</p>}
         <ul class="cards">
           {(bin.data ?? []).map((g) => (

@@ -4,7 +4,17 @@ import { useLoad } from '../load.js';
 import { useCan } from '../permissions.js';
 import { go } from '../route.js';
 import { call, withClient } from '../session.js';
-import { CopyButton, confirmed, ErrorSummary, Field, FormError, messageOf, Section, useBusy } from '../ui.js';
+import {
+  Alert,
+  CopyButton,
+  confirmed,
+  ErrorSummary,
+  Field,
+  FormError,
+  messageOf,
+  Section,
+  useBusy,
+} from '../ui.js';
 
 export function OverviewPage({ apiKey }: { apiKey: string }) {
   const path = { params: { path: { apiKey } } };
@@ -61,11 +71,7 @@ export function OverviewPage({ apiKey }: { apiKey: string }) {
           <button type="button" class="danger" onClick={remove}>
             Move to recycle bin
           </button>
-          {deleteError && (
-            <p class="error" role="alert">
-              {deleteError}
-            </p>
-          )}
+          <Alert text={deleteError} />
         </Section>
       )}
     </>

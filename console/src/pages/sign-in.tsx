@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { signIn } from '../session.js';
-import { Field, messageOf, useBusy } from '../ui.js';
+import { Alert, Field, messageOf, useBusy } from '../ui.js';
 
 export function SignInForm({ username: known }: { username?: string }) {
   const [username, setUsername] = useState(known ?? '');
@@ -23,11 +23,7 @@ export function SignInForm({ username: known }: { username?: string }) {
         autoComplete="current-password"
         required
       />
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert text={error} />
       <button type="submit" disabled={busy}>
         {busy ? 'Signing in…' : 'Sign in'}
       </button>

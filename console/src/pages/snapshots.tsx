@@ -3,10 +3,28 @@ import { useState } from 'preact/hooks';
 import { useLoad } from '../load.js';
 import { useCan } from '../permissions.js';
 import { call } from '../session.js';
-import { confirmed, ErrorSummary, Field, FormError, messageOf, Section, useBusy } from '../ui.js';
+import {
+  Alert,
+  confirmed,
+  ErrorSummary,
+  Field,
+  FormError,
+  matches,
+  messageOf,
+  Pager,
+  Search,
+  Section,
+  useBusy,
+} from '../ui.js';
+
+const PAGE_SIZE = 50;
+
+import { CompareSnapshots, CopySnapshot } from './snapshot-tools.js';
 
 export function SnapshotsPage({ apiKey }: { apiKey: string }) {
   const path = { params: { path: { apiKey } } };
+  const [page, setPage] = useState(1);
+  const [query, setQuery] = useState('');
   const can = useCan();
   const canWrite = can('admin.snapshots', 2);
   const canPublish = can('admin.publish', 2);
@@ -14,13 +32,13 @@ export function SnapshotsPage({ apiKey }: { apiKey: string }) {
     () =>
       Promise.all([
         call((c) =>
-          c.api.GET('/restv2/game/{apiKey}/admin/snapshots', {
-            params: { path: { apiKey }, query: { pageSize: 100 } },
+          c.api.GET('/restv2/game/{apiKey}/admin/snapshots/page/{n}', {
+            params: { path: { apiKey, n: page }, query: { pageSize: PAGE_SIZE } },
           }),
         ),
         call((c) => c.api.GET('/restv2/game/{apiKey}/admin/snapshots/liveSnapshotId', path)),
       ]),
-    [apiKey],
+    [apiKey, page],
   );
   const [description, setDescription] = useState('');
   const [failure, setFailure] = useState<FormError>();
@@ -77,11 +95,7 @@ export function SnapshotsPage({ apiKey }: { apiKey: string }) {
         </p>
       </Section>
       <Section title="Snapshots">
-        {rowError && (
-          <p class="error" role="alert">
-            {rowError}
-          </p>
-        )}
+        <Alert text={rowError} />
         {list.error !== undefined && <p class="error">{messageOf(list.error)}</p>}
         <p>
           Live runs:{' '}
@@ -91,6 +105,7 @@ export function SnapshotsPage({ apiKey }: { apiKey: string }) {
               'nothing yet'}
           </strong>
         </p>
+        <Search label="Search snapshots" value={query} onInput={setQuery} />
         <table>
           <thead>
             <tr>
@@ -102,106 +117,115 @@ export function SnapshotsPage({ apiKey }: { apiKey: string }) {
             </tr>
           </thead>
           <tbody>
-            {snapshots.map((s) => {
-              const isLive = s.id === live.liveSnapshotId;
-              const label = s.description || s.id;
-              return (
-                <tr key={s.id} class={isLive ? 'live' : undefined}>
-                  <td>{s.created.slice(0, 19).replace('T', ' ')}</td>
-                  <td>{s.description}</td>
-                  <td>{s.createdBy}</td>
-                  <td>
-                    {isLive ? <span class="badge live">Live</span> : s.published ? 'published before' : ''}
-                  </td>
-                  <td class="actions">
-                    {isLive ? (
+            {snapshots
+              .filter((s) => matches(query, s.description, s.createdBy, s.id))
+              .map((s) => {
+                const isLive = s.id === live.liveSnapshotId;
+                const label = s.description || s.id;
+                return (
+                  <tr key={s.id} class={isLive ? 'live' : undefined}>
+                    <td>{s.created.slice(0, 19).replace('T', ' ')}</td>
+                    <td>{s.description}</td>
+                    <td>{s.createdBy}</td>
+                    <td>
+                      {isLive ? <span class="badge live">Live</span> : s.published ? 'published before' : ''}
+                    </td>
+                    <td class="actions">
+                      {isLive ? (
+                        <button
+                          type="button"
+                          class="secondary"
+                          disabled={busy || !canPublish}
+                          onClick={() =>
+                            act(
+                              'Unpublishing',
+                              () =>
+                                call((c) =>
+                                  c.api.POST(
+                                    '/restv2/game/{apiKey}/admin/snapshots/{id}/unpublish',
+                                    idPath(s.id),
+                                  ),
+                                ),
+                              `Unpublish "${label}"? Live stops running it.`,
+                            )
+                          }
+                        >
+                          Unpublish <span class="sr-only">{label}</span>
+                        </button>
+                      ) : (
+                        <button
+                          type="button"
+                          disabled={busy || !canPublish}
+                          onClick={() =>
+                            act(
+                              'Publishing',
+                              () =>
+                                call((c) =>
+                                  c.api.POST(
+                                    '/restv2/game/{apiKey}/admin/snapshots/{id}/publish',
+                                    idPath(s.id),
+                                  ),
+                                ),
+                              `Publish "${label}" to Live?`,
+                            )
+                          }
+                        >
+                          Publish <span class="sr-only">{label}</span>
+                        </button>
+                      )}
                       <button
                         type="button"
                         class="secondary"
-                        disabled={busy || !canPublish}
-                        onClick={() =>
-                          act(
-                            'Unpublishing',
-                            () =>
-                              call((c) =>
-                                c.api.POST(
-                                  '/restv2/game/{apiKey}/admin/snapshots/{id}/unpublish',
-                                  idPath(s.id),
-                                ),
-                              ),
-                            `Unpublish "${label}"? Live stops running it.`,
-                          )
-                        }
-                      >
-                        Unpublish <span class="sr-only">{label}</span>
-                      </button>
-                    ) : (
-                      <button
-                        type="button"
-                        disabled={busy || !canPublish}
-                        onClick={() =>
-                          act(
-                            'Publishing',
-                            () =>
-                              call((c) =>
-                                c.api.POST(
-                                  '/restv2/game/{apiKey}/admin/snapshots/{id}/publish',
-                                  idPath(s.id),
-                                ),
-                              ),
-                            `Publish "${label}" to Live?`,
-                          )
-                        }
-                      >
-                        Publish <span class="sr-only">{label}</span>
-                      </button>
-                    )}
-                    <button
-                      type="button"
-                      class="secondary"
-                      disabled={busy || !canWrite}
-                      onClick={() =>
-                        act(
-                          'Reverting',
-                          () =>
-                            call((c) =>
-                              c.api.POST(
-                                '/restv2/game/{apiKey}/admin/snapshots/revert/to/{id}',
-                                idPath(s.id),
-                              ),
-                            ),
-                          `Revert the working copy to "${label}"? It is saved first as an AUTOSAVE snapshot.`,
-                        )
-                      }
-                    >
-                      Revert <span class="sr-only">{label}</span>
-                    </button>
-                    {!isLive && (
-                      <button
-                        type="button"
-                        class="danger"
                         disabled={busy || !canWrite}
                         onClick={() =>
                           act(
-                            'Deleting',
+                            'Reverting',
                             () =>
                               call((c) =>
-                                c.api.DELETE('/restv2/game/{apiKey}/admin/snapshots/{id}', idPath(s.id)),
+                                c.api.POST(
+                                  '/restv2/game/{apiKey}/admin/snapshots/revert/to/{id}',
+                                  idPath(s.id),
+                                ),
                               ),
-                            `Delete the snapshot "${label}"?`,
+                            `Revert the working copy to "${label}"? It is saved first as an AUTOSAVE snapshot.`,
                           )
                         }
                       >
-                        Delete <span class="sr-only">{label}</span>
+                        Revert <span class="sr-only">{label}</span>
                       </button>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
+                      {!isLive && (
+                        <button
+                          type="button"
+                          class="danger"
+                          disabled={busy || !canWrite}
+                          onClick={() =>
+                            act(
+                              'Deleting',
+                              () =>
+                                call((c) =>
+                                  c.api.DELETE('/restv2/game/{apiKey}/admin/snapshots/{id}', idPath(s.id)),
+                                ),
+                              `Delete the snapshot "${label}"?`,
+                            )
+                          }
+                        >
+                          Delete <span class="sr-only">{label}</span>
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
           </tbody>
         </table>
+        <Pager page={page} hasNext={snapshots.length === PAGE_SIZE} onPage={setPage} what="snapshots" />
       </Section>
+      {snapshots.length > 0 && (
+        <CompareSnapshots key={snapshots.length} apiKey={apiKey} snapshots={snapshots} />
+      )}
+      {snapshots.length > 0 && canWrite && (
+        <CopySnapshot key={snapshots.length} apiKey={apiKey} snapshots={snapshots} />
+      )}
     </>
   );
 }

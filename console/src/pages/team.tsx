@@ -1,9 +1,21 @@
-// Team: collaborators by e-mail with their groups (add, change groups, remove); groups and their permissions.
+// Team: collaborators by e-mail with their groups (add, remove); groups and ownership (team-groups.tsx).
 import { useState } from 'preact/hooks';
 import { useLoad } from '../load.js';
 import { useCan } from '../permissions.js';
 import { call } from '../session.js';
-import { confirmed, ErrorSummary, Field, FormError, messageOf, Section, useBusy } from '../ui.js';
+import {
+  Alert,
+  confirmed,
+  ErrorSummary,
+  Field,
+  FormError,
+  matches,
+  messageOf,
+  Search,
+  Section,
+  useBusy,
+} from '../ui.js';
+import { GroupsPanel, TransferOwnership } from './team-groups.js';
 
 export function TeamPage({ apiKey }: { apiKey: string }) {
   const path = { params: { path: { apiKey } } };
@@ -17,6 +29,7 @@ export function TeamPage({ apiKey }: { apiKey: string }) {
     [apiKey],
   );
   const [email, setEmail] = useState('');
+  const [query, setQuery] = useState('');
   const [groupNames, setGroupNames] = useState<string[]>([]);
   const [failure, setFailure] = useState<FormError>();
   const [rowError, setRowError] = useState('');
@@ -53,11 +66,8 @@ export function TeamPage({ apiKey }: { apiKey: string }) {
     <>
       <h1>Team</h1>
       <Section title="Collaborators">
-        {rowError && (
-          <p class="error" role="alert">
-            {rowError}
-          </p>
-        )}
+        <Alert text={rowError} />
+        <Search label="Search collaborators" value={query} onInput={setQuery} />
         <table>
           <thead>
             <tr>
@@ -67,19 +77,21 @@ export function TeamPage({ apiKey }: { apiKey: string }) {
             </tr>
           </thead>
           <tbody>
-            {collaborators.map((c) => (
-              <tr key={c.email}>
-                <td>{c.email}</td>
-                <td>{c.groupNames.join(', ')}</td>
-                <td class="actions">
-                  {canManage && (
-                    <button type="button" class="danger" onClick={() => remove(c.email)}>
-                      Remove <span class="sr-only">{c.email}</span>
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
+            {collaborators
+              .filter((c) => matches(query, c.email, ...c.groupNames))
+              .map((c) => (
+                <tr key={c.email}>
+                  <td>{c.email}</td>
+                  <td>{c.groupNames.join(', ')}</td>
+                  <td class="actions">
+                    {canManage && (
+                      <button type="button" class="danger" onClick={() => remove(c.email)}>
+                        Remove <span class="sr-only">{c.email}</span>
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
           </tbody>
         </table>
         {canManage && (
@@ -118,28 +130,17 @@ export function TeamPage({ apiKey }: { apiKey: string }) {
           </form>
         )}
       </Section>
-      <Section title="Groups">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Group</th>
-              <th scope="col">Permissions (1 read, 2 read and write)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {groups.map((g) => (
-              <tr key={g.name}>
-                <td>{g.name}</td>
-                <td>
-                  {Object.entries(g.permissions)
-                    .map(([k, v]) => `${k} ${v}`)
-                    .join(', ')}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </Section>
+      <GroupsPanel
+        apiKey={apiKey}
+        groups={groups}
+        canManage={canManage}
+        onChange={() => void team.reload()}
+      />
+      <TransferOwnership
+        apiKey={apiKey}
+        emails={collaborators.map((c) => c.email)}
+        onDone={() => location.reload()}
+      />
     </>
   );
 }

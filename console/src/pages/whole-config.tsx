@@ -1,10 +1,11 @@
 // The whole configuration as one JSON document: download it; upload one, see the difference, then apply it
 // (PUT /config replaces the working copy in one transaction) or cancel.
-import { diffLines } from 'diff';
+
 import { useState } from 'preact/hooks';
+import { changedLines, UnifiedDiff } from '../diff-view.js';
 import { useCan } from '../permissions.js';
 import { call } from '../session.js';
-import { ErrorSummary, FormError, messageOf, Section, useBusy } from '../ui.js';
+import { Alert, ErrorSummary, FormError, messageOf, Section, saveFile, useBusy } from '../ui.js';
 
 /** The document as the API takes it back: without the game's key, keys in a stable order. */
 const pretty = (config: unknown) => `${JSON.stringify(config, null, 2)}\n`;
@@ -26,11 +27,7 @@ export function WholeConfigPage({ apiKey }: { apiKey: string }) {
     setError('');
     void run(current)
       .then((config) => {
-        const link = document.createElement('a');
-        link.href = URL.createObjectURL(new Blob([pretty(config)], { type: 'application/json' }));
-        link.download = `playbase-config-${apiKey}.json`;
-        link.click();
-        setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+        saveFile(`playbase-config-${apiKey}.json`, new Blob([pretty(config)], { type: 'application/json' }));
       })
       .catch((e) => setError(messageOf(e)));
   };
@@ -62,8 +59,7 @@ export function WholeConfigPage({ apiKey }: { apiKey: string }) {
       })
       .catch((err) => setFailure(new FormError(err, [])));
   };
-  const parts = proposal ? diffLines(proposal.current, pretty(JSON.parse(proposal.text))) : [];
-  const changed = parts.some((p) => p.added || p.removed);
+  const changed = proposal ? changedLines(proposal.current, pretty(JSON.parse(proposal.text))) : false;
   return (
     <>
       <h1>Whole configuration</h1>
@@ -85,27 +81,16 @@ export function WholeConfigPage({ apiKey }: { apiKey: string }) {
           <p role="status">{status}</p>
         </Section>
       )}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert text={error} />
       {proposal && (
         <Section title={`Difference: ${proposal.file} against the working copy`}>
           <ErrorSummary failure={failure} />
           {!changed && <p>No difference: applying it changes nothing.</p>}
-          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable) */}
-          <pre class="unified" tabIndex={0}>
-            {parts.map((p, i) => (
-              <span key={i} class={p.added ? 'added' : p.removed ? 'removed' : 'same'}>
-                {p.value
-                  .replace(/\n$/, '')
-                  .split('\n')
-                  .map((line) => `${p.added ? '+ ' : p.removed ? '- ' : '  '}${line}\n`)
-                  .join('')}
-              </span>
-            ))}
-          </pre>
+          <UnifiedDiff
+            before={proposal.current}
+            after={pretty(JSON.parse(proposal.text))}
+            label="Configuration difference"
+          />
           <div class="buttons">
             <button type="button" onClick={apply} disabled={busy}>
               Apply configuration

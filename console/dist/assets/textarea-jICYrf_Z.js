@@ -1,2 +1,0 @@
-import{g as e,u as t}from"./main-CPX58LIn.js";var n=0;function r(r){let[i]=e(()=>`ta${++n}`);return t(`div`,{class:`field`,children:[t(`label`,{for:i,children:r.label}),t(`textarea`,{id:i,class:`code`,rows:r.rows??10,spellcheck:!1,value:r.value,onInput:e=>r.onInput(e.target.value)})]})}export{r as t};
-//# sourceMappingURL=textarea-jICYrf_Z.js.map
