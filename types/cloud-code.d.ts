@@ -45,52 +45,30 @@ interface Spark {
   metaCollection(name: string): SparkMongoCollectionReadOnly;
   /** `player`, `challengeInstance`, `externalAuthentication`: read-only. */
   systemCollection(name: string): SparkMongoCollectionReadOnly;
-  getChallenge(challengeInstanceId: string): SparkChallenge | null;
   /** Sends a request as the current player, skipping request and response Cloud Code; answers its response. */
   sendRequest(request: SparkRequest | SparkJson): SparkJson;
   sendRequestAs(request: SparkRequest | SparkJson, playerId: string): SparkJson;
   getGameDataService(): SparkGameDataService;
+  readonly gameDataService: SparkGameDataService;
   getHttp(url: string, timeoutMillis?: number): SparkHttp;
   getScheduler(): SparkScheduler;
-  getBulkScheduler(): SparkBulkScheduler;
   getCache(): SparkCache;
   readonly cache: SparkCache;
   getConfig(): SparkConfig;
   readonly config: SparkConfig;
   getLeaderboards(): SparkLeaderboards;
-  getProperties(): SparkProperties;
-  getRedis(): SparkRedis;
-  getTeams(): SparkTeams;
+  readonly leaderboards: SparkLeaderboards;
   getDigester(): SparkDigest;
-  getFiles(): SparkFiles;
-  getMultiplayer(): SparkMultiplayer;
-  getSparkScriptOptions(): SparkScriptOptions;
-  /** A message builder (ScriptMessage, or the extension `extCode`). */
-  message(extCode?: string): SparkMessage;
-  sendMessage(data: SparkJson, players: SparkPlayer[]): void;
-  sendMessageExt(data: SparkJson, extCode: string, players: SparkPlayer[]): void;
-  sendMessageById(data: SparkJson, playerIds: string[]): void;
-  sendMessageByIdExt(data: SparkJson, extCode: string, playerIds: string[]): void;
-  sendMessageWithoutPush(data: SparkJson, players: SparkPlayer[]): void;
-  sendMessageByIdWithoutPush(data: SparkJson, playerIds: string[]): void;
-  /** The target players of a global message script. */
-  getPlayerIds(): string[];
-  dismissMessage(messageId: string): boolean;
+  readonly digester: SparkDigest;
   /** Posts a LogEventRequest as the current player. */
   logEvent(eventKey: string, values: SparkJson): void;
-  lock(challenge: SparkChallenge): void;
-  unlock(challenge: SparkChallenge): void;
   /** A re-entrant named lock of the game's stage; waits up to `tryMillis`; released when the execution ends. */
   lockKey(name: string, tryMillis: number): boolean;
   unlockKey(name: string): boolean;
   unlockKeyFully(name: string): boolean;
-  getCredentialType(): string;
-  getSessionId(): string;
-  getClientIp(): string;
   /** What is left of the execution's time budget. */
   getRemainingMilliseconds(): number;
   readonly remainingMilliseconds: number;
-  sendGrid(apiKey: string): SendGrid;
 }
 
 interface SparkPlayer {
@@ -99,10 +77,7 @@ interface SparkPlayer {
   getUserName(): string;
   /** `{FB: "…", GC: "…"}` */
   getExternalIds(): Record<string, string>;
-  getFriendIds(): string[];
   getCreationDate(): Date;
-  getLastSeen(): Date;
-  isOnline(): boolean;
   /** Public data, in the player's scriptData (clients see it). */
   setScriptData(name: string, value: any): void;
   getScriptData(name: string): any;
@@ -130,39 +105,10 @@ interface SparkPlayer {
   getBalance4(): number;
   getBalance5(): number;
   getBalance6(): number;
-  credit(currencyShortCode: string, qty: number, reason?: string): void;
-  debit(currencyShortCode: string, qty: number, reason?: string): boolean;
-  getBalance(currencyShortCode: string): number;
-  getAllBalances(): Record<string, number>;
-  addVGood(shortCode: string, qty: number, reason?: string): boolean;
-  useVGood(shortCode: string, qty: number, reason?: string): boolean;
-  /** The quantity held (0 when none). */
-  hasVGood(shortCode: string): number;
-  getVirtualGoods(): Record<string, number>;
-  addAchievement(shortCode: string): boolean;
-  removeAchievement(shortCode: string): boolean;
-  hasAchievement(shortCode: string): boolean;
-  getAchievements(): string[];
-  getSegmentValue(segmentType: string): string;
-  setSegmentValue(segmentType: string, value: string): void;
-  getSegments(): Record<string, string>;
+  /** The balance of currency `n` (1 to 6). */
+  getBalance(n: number): number;
   validatePassword(password: string): boolean;
   setPassword(password: string): void;
-  resetAuthTokens(excludeCurrent?: boolean): void;
-  disconnect(excludeCurrent: boolean): void;
-  unlock(): void;
-  deletePlayer(): void;
-  hideOnLeaderboards(): void;
-  showOnLeaderboards(): void;
-  isHiddenOnLeaderboards(): boolean;
-  getPushRegistrations(): SparkJson[];
-  removePushRegistration(id: string): void;
-  dismissMessage(messageId: string): boolean;
-  getExperimentSegments(): Record<string, string>;
-  setExperimentSegment(experimentId: string, segmentName: string): void;
-  removeExperiment(experimentId: string): void;
-  matchesMongoQuery(query: SparkQuery): boolean;
-  matchesMongoQueryString(query: string): boolean;
   /** Writes the player's changes now (into the execution's transaction). */
   persist(): void;
 }
@@ -260,13 +206,6 @@ interface SparkScheduler {
   /** Runs the module `moduleShortCode` in `delaySeconds` as this player with `data` as its getData(); a known `key` moves that schedule. */
   inSeconds(moduleShortCode: string, delaySeconds: number, data: SparkJson, key?: string): boolean;
   cancel(key: string): void;
-}
-
-interface SparkBulkScheduler {
-  submitJobModule(playerQuery: SparkQuery, moduleShortCode: string, data: SparkJson, delaySeconds?: number): string;
-  submitJobScript(playerQuery: SparkQuery, script: string, data: SparkJson, delaySeconds?: number): string;
-  cancelJob(jobId: string): boolean;
-  listBulkJobs(jobIds: string[]): SparkJson[];
 }
 
 interface SparkCache {

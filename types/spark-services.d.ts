@@ -138,54 +138,6 @@ interface SparkDigest {
   hmacSha512Base64(key: string, value: string): string;
 }
 
-interface SparkFiles {
-  uploadedJson(uploadId: string): SparkJson;
-  uploadedXml(uploadId: string): any;
-  downloadableJson(shortCode: string): SparkJson;
-  downloadableXml(shortCode: string): any;
-  deleteUploadedFile(uploadId: string): boolean;
-}
-
-/** Jedis-style commands; multi-value arguments are arrays, values are strings. */
-interface SparkRedis {
-  get(key: string): string | null;
-  set(key: string, value: string, nxxx?: string, expx?: string, time?: number): string | null;
-  setex(key: string, seconds: number, value: string): string;
-  setnx(key: string, value: string): number;
-  incr(key: string): number;
-  incrBy(key: string, by: number): number;
-  del(keys: string[]): number;
-  exists(key: string): boolean;
-  expire(key: string, seconds: number): number;
-  ttl(key: string): number;
-  keys(pattern: string): string[];
-  hget(key: string, field: string): string | null;
-  hset(key: string, field: string, value: string): number;
-  hgetAll(key: string): Record<string, string>;
-  hincrBy(key: string, field: string, by: number): number;
-  hmset(key: string, values: Record<string, string>): string;
-  lpush(key: string, values: string[]): number;
-  rpush(key: string, values: string[]): number;
-  lrange(key: string, start: number, stop: number): string[];
-  ltrim(key: string, start: number, stop: number): string;
-  sadd(key: string, members: string[]): number;
-  smembers(key: string): string[];
-  sismember(key: string, member: string): boolean;
-  zadd(key: string, score: number, member: string): number;
-  zincrby(key: string, by: number, member: string): number;
-  zrange(key: string, start: number, stop: number): string[];
-  zrevrange(key: string, start: number, stop: number): string[];
-  zrangeByScore(key: string, min: number, max: number): string[];
-  zrevrangeWithScores(key: string, start: number, stop: number): { element: string; score: number }[];
-  zrank(key: string, member: string): number | null;
-  zscore(key: string, member: string): number | null;
-}
-
-interface SparkTeams {
-  getTeam(teamId: string): SparkTeam | null;
-  getTeamByOwnerIdAndTeamType(ownerId: string, teamType: string): SparkTeam[];
-}
-
 interface SparkTeam {
   getTeamId(): string;
   getTeamName(): string;
@@ -196,57 +148,6 @@ interface SparkTeam {
   removeMembers(playerIds: string[]): void;
   setOwnerId(playerId: string): void;
   drop(): void;
-}
-
-interface SparkChallenge {
-  getChallengeId(): string;
-  getShortCode(): string;
-  getChallengerId(): string;
-  getChallengedPlayerIds(): string[];
-  getAcceptedPlayerIds(): string[];
-  getRunState(): string;
-  setScriptData(name: string, value: any): void;
-  getScriptData(name: string): any;
-  removeScriptData(name: string): void;
-  getPrivateData(name: string): any;
-  setPrivateData(name: string, value: any): void;
-}
-
-/** Builds and sends a ScriptMessage. */
-interface SparkMessage {
-  setMessageData(data: SparkJson): SparkMessage;
-  setPlayerIds(playerIds: string[]): SparkMessage;
-  setSendAsPush(sendAsPush: boolean): SparkMessage;
-  setSendViaSocket(sendViaSocket: boolean): SparkMessage;
-  setSupressPushOnSocketSend(suppress: boolean): SparkMessage;
-  setExpireAfterHours(hours: number): SparkMessage;
-  setDeviceTypes(deviceTypes: string[]): SparkMessage;
-  setIncludeInPushCount(include: boolean): SparkMessage;
-  send(): void;
-}
-
-interface SparkProperties {
-  getProperty(shortCode: string): SparkJson;
-  getPropertySet(shortCode: string): SparkJson;
-}
-
-interface SparkMultiplayer {
-  createMatch(playerIds: string[], matchShortCode: string): SparkJson;
-  cancelMatchmaking(playerId: string, matchShortCode: string): void;
-}
-
-interface SparkScriptOptions {
-  /** Whether database dates come back as JS Dates (true) or as longs. */
-  setMaintainDbDates(maintain: boolean): void;
-}
-
-interface SendGrid {
-  addTo(email: string, name?: string): SendGrid;
-  setFrom(email: string, name?: string): SendGrid;
-  setSubject(subject: string): SendGrid;
-  setText(text: string): SendGrid;
-  setHtml(html: string): SendGrid;
-  send(): SparkJson;
 }
 
 declare const Spark: Spark;
