@@ -1,23 +1,12 @@
 // The console's audit log in Debian's Chromium (issue 18): filters by area, user and time, each entry's
 // before/after difference, and paging.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic } from '../harness.js';
-import { ADMIN, expectAccessible, startWorld, type World } from './browser.test-util.js';
-
-const auth = { authorization: basic(ADMIN.username, ADMIN.password), 'content-type': 'application/json' };
+import { ADMIN, adminApi, expectAccessible, startWorld, type World } from './browser.test-util.js';
 
 describe('web console: audit log (browser)', () => {
   let w: World;
   let apiKey = '';
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${w.url}${path}`, {
-      method,
-      headers: auth,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    expect(res.status, `${method} ${path}`).toBeLessThan(300);
-    return res.json() as Promise<Record<string, unknown>>;
-  };
+  const api = adminApi(() => w.url);
   beforeAll(async () => {
     w = await startWorld();
     apiKey = String((await api('POST', '/restv2/games', { name: 'Audited' })).apiKey);

@@ -6,11 +6,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { TEST_DATABASE_URL } from '../harness.js';
+import { basic, TEST_DATABASE_URL } from '../harness.js';
 import { freePort, type Running, sharedPostgres, spawnPlaybase, stopAll, waitReady } from '../processes.js';
 
 export const CHROMIUM = process.env.PLAYBASE_TEST_CHROMIUM || '/usr/bin/chromium';
 export const ADMIN = { username: 'console-admin@playbase.test', password: 'console-password-1' };
+/** The admin's portal credentials as request headers. */
+export const ADMIN_AUTH = {
+  authorization: basic(ADMIN.username, ADMIN.password),
+  'content-type': 'application/json',
+};
+
+/** The admin's REST calls that set a flow up (a non-2xx answer fails the test); `url` is read at each call. */
+export function adminApi(url: () => string) {
+  return async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+    const res = await fetch(`${url()}${path}`, {
+      method,
+      headers: ADMIN_AUTH,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    expect(res.status, `${method} ${path}`).toBeLessThan(300);
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+}
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 

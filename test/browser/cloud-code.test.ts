@@ -4,23 +4,19 @@
 import { readFileSync } from 'node:fs';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic } from '../harness.js';
-import { ADMIN, expectAccessible, startWorld, type World } from './browser.test-util.js';
-
-const auth = { authorization: basic(ADMIN.username, ADMIN.password), 'content-type': 'application/json' };
+import {
+  ADMIN,
+  ADMIN_AUTH,
+  adminApi,
+  expectAccessible,
+  startWorld,
+  type World,
+} from './browser.test-util.js';
 
 describe('web console: Cloud Code (browser)', () => {
   let w: World;
   let apiKey = '';
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${w.url}${path}`, {
-      method,
-      headers: auth,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    expect(res.status, `${method} ${path}`).toBeLessThan(300);
-    return res.json() as Promise<Record<string, unknown>>;
-  };
+  const api = adminApi(() => w.url);
   beforeAll(async () => {
     w = await startWorld();
     apiKey = String((await api('POST', '/restv2/games', { name: 'Coders' })).apiKey);
@@ -151,7 +147,7 @@ describe('web console: Cloud Code (browser)', () => {
     const tree = page.getByRole('navigation', { name: 'Scripts' });
     await tree.getByRole('button', { name: 'event/winRace' }).waitFor();
     const list = (await (
-      await fetch(`${w.url}/restv2/game/${apiKey}/config/~scripts`, { headers: auth })
+      await fetch(`${w.url}/restv2/game/${apiKey}/config/~scripts`, { headers: ADMIN_AUTH })
     ).json()) as { folder: string; shortCode: string }[];
     expect(list.map((s) => `${s.folder}/${s.shortCode}`)).toEqual(['event/winRace', 'modules/UTILS']);
     const utils = await api('GET', `/restv2/game/${apiKey}/config/~scripts/modules/UTILS`);

@@ -1,23 +1,19 @@
 // The console's snapshot tools in Debian's Chromium (issue 18): the full configuration difference between a
 // snapshot and the working copy, or two snapshots (scripts shown as code), and a snapshot copied to a new game.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic } from '../harness.js';
-import { ADMIN, expectAccessible, startWorld, type World } from './browser.test-util.js';
-
-const auth = { authorization: basic(ADMIN.username, ADMIN.password), 'content-type': 'application/json' };
+import {
+  ADMIN,
+  ADMIN_AUTH,
+  adminApi,
+  expectAccessible,
+  startWorld,
+  type World,
+} from './browser.test-util.js';
 
 describe('web console: snapshot differences and copies (browser)', () => {
   let w: World;
   let apiKey = '';
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${w.url}${path}`, {
-      method,
-      headers: auth,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    expect(res.status, `${method} ${path}`).toBeLessThan(300);
-    return res.json() as Promise<Record<string, unknown>>;
-  };
+  const api = adminApi(() => w.url);
   beforeAll(async () => {
     w = await startWorld();
     apiKey = String((await api('POST', '/restv2/games', { name: 'Versions' })).apiKey);
@@ -87,7 +83,7 @@ describe('web console: snapshot differences and copies (browser)', () => {
     expect(copied).toMatch(/^[a-z0-9]{20}$/);
     await expectAccessible(page, 'snapshot copied');
     const events = (await (
-      await fetch(`${w.url}/restv2/game/${copied}/config/~events`, { headers: auth })
+      await fetch(`${w.url}/restv2/game/${copied}/config/~events`, { headers: ADMIN_AUTH })
     ).json()) as { shortCode: string }[];
     expect(events.map((e) => e.shortCode)).toEqual(['winRace']);
     await link.click();

@@ -2,24 +2,14 @@
 // (a refused name shown at its field), and the ownership handed to a collaborator, after which the former owner no
 // longer sees the transfer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic } from '../harness.js';
-import { ADMIN, expectAccessible, startWorld, type World } from './browser.test-util.js';
+import { ADMIN, adminApi, expectAccessible, startWorld, type World } from './browser.test-util.js';
 
-const auth = { authorization: basic(ADMIN.username, ADMIN.password), 'content-type': 'application/json' };
 const HEIR = { username: 'heir@playbase.test', password: 'heir-password-1' };
 
 describe('web console: groups and ownership (browser)', () => {
   let w: World;
   let apiKey = '';
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${w.url}${path}`, {
-      method,
-      headers: auth,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    expect(res.status, `${method} ${path}`).toBeLessThan(300);
-    return res.json() as Promise<Record<string, unknown>>;
-  };
+  const api = adminApi(() => w.url);
   beforeAll(async () => {
     w = await startWorld();
     apiKey = String((await api('POST', '/restv2/games', { name: 'Studio' })).apiKey);
