@@ -12,10 +12,9 @@ import { createConfigCache } from './config-cache.js';
 import { type CredentialCache, createCredentialCache } from './credentials.js';
 import type { Stage } from './doc-store.js';
 import { runtimeErrors } from './errors.js';
-import { aroundMe, leaderboardData, logEvent } from './game-requests.js';
 import { DEFAULT_LOCKOUT, type LockoutPolicy } from './login-lockout.js';
-import { accountDetails, authentication, deviceAuthentication, registration } from './player-requests.js';
-import type { RequestHandler, RuntimeEnv } from './request-kit.js';
+import { REQUEST_HANDLERS } from './request-handlers.js';
+import type { RuntimeEnv } from './request-kit.js';
 import { RUNTIME_REQUESTS } from './request-schemas.js';
 import { runScripted, type TraceEntry } from './scripted.js';
 
@@ -28,16 +27,7 @@ declare module 'fastify' {
 
 const RUNTIME_BODY_LIMIT = 256 * 1024;
 
-/** Each request, with the @class of its answer. */
-const REQUESTS: Record<string, { handler: RequestHandler; answer: string }> = {
-  RegistrationRequest: { handler: registration, answer: '.RegistrationResponse' },
-  AuthenticationRequest: { handler: authentication, answer: '.AuthenticationResponse' },
-  DeviceAuthenticationRequest: { handler: deviceAuthentication, answer: '.AuthenticationResponse' },
-  AccountDetailsRequest: { handler: accountDetails, answer: '.AccountDetailsResponse' },
-  LogEventRequest: { handler: logEvent, answer: '.LogEventResponse' },
-  LeaderboardDataRequest: { handler: leaderboardData, answer: '.LeaderboardDataResponse' },
-  AroundMeLeaderboardRequest: { handler: aroundMe, answer: '.AroundMeLeaderboardResponse' },
-};
+const REQUESTS = REQUEST_HANDLERS;
 
 export interface RuntimeOptions {
   lockout?: LockoutPolicy;

@@ -2,27 +2,12 @@
 // by its standard processing, as the original's Send did (without the request's and response's Cloud Code), for
 // the execution's game and stage, as the player given. It runs in the execution's transaction: its writes are
 // rolled back with a failed execution, and the script's later reads see them.
-import { aroundMe, leaderboardData, logEvent } from '../runtime/game-requests.js';
-import {
-  accountDetails,
-  authentication,
-  deviceAuthentication,
-  registration,
-} from '../runtime/player-requests.js';
-import type { RequestHandler } from '../runtime/request-kit.js';
+import { REQUEST_HANDLERS } from '../runtime/request-handlers.js';
 import { runtimeEnv } from './host-runtime.js';
 import type { Session } from './session.js';
 
-/** The runtime requests API's requests (src/runtime/routes.ts), with the @class of their answer. */
-export const SENDABLE: Readonly<Record<string, { handler: RequestHandler; answer: string }>> = {
-  RegistrationRequest: { handler: registration, answer: '.RegistrationResponse' },
-  AuthenticationRequest: { handler: authentication, answer: '.AuthenticationResponse' },
-  DeviceAuthenticationRequest: { handler: deviceAuthentication, answer: '.AuthenticationResponse' },
-  AccountDetailsRequest: { handler: accountDetails, answer: '.AccountDetailsResponse' },
-  LogEventRequest: { handler: logEvent, answer: '.LogEventResponse' },
-  LeaderboardDataRequest: { handler: leaderboardData, answer: '.LeaderboardDataResponse' },
-  AroundMeLeaderboardRequest: { handler: aroundMe, answer: '.AroundMeLeaderboardResponse' },
-};
+/** The runtime requests API's requests (src/runtime/request-handlers.ts), with the @class of their answer. */
+export const SENDABLE = REQUEST_HANDLERS;
 
 /** The runtime requests API's body limit. */
 const MAX_BODY = 256 * 1024;

@@ -4,9 +4,10 @@
 import type pg from 'pg';
 import { getItem, type Snippet } from '../admin/manage.js';
 import { loadStageConfig } from '../config/stages.js';
+import type { TraceEntry } from '../runtime/scripted.js';
 import { recordAudit } from '../store/audit.js';
 import type { Stage } from '../store/scope.js';
-import type { ScriptOutcome, ScriptRunner } from '../types/script-runner.js';
+import type { ScriptRunner } from '../types/script-runner.js';
 import { snippetErrors } from './errors.js';
 
 export interface SnippetEnv {
@@ -24,14 +25,8 @@ export interface Caller {
   groups: readonly string[];
 }
 
-export interface SnippetTrace {
-  script: string;
-  outcome: ScriptOutcome['outcome'];
-  ms: number;
-  logs: ScriptOutcome['logs'];
-  calls: ScriptOutcome['calls'];
-  error?: ScriptOutcome['failure'];
-}
+/** A snippet's trace entry: a runtime request's (src/runtime/scripted.ts). */
+export type SnippetTrace = TraceEntry;
 
 export interface SnippetAnswer {
   scriptData: Record<string, unknown>;
