@@ -1,7 +1,7 @@
 // Player support, leaderboard entries and the script log driven in Debian's Chromium (issue 19, items 2, 3
 // and 6): find a player by name, credit currency, ban and see the ban refuse an authentication, unban, export
 // and check the file, erase and check nothing of the player remains; a board's entries, one deleted, the board
-// reset; a script's error with its stack.
+// reset; a script's error with its stack; the Leaderboard Management library screen (issue 19, item 4).
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic } from '../harness.js';
@@ -150,6 +150,29 @@ describe('players, leaderboard entries and script log (browser)', () => {
     await page.getByText(/^Stack/).click();
     await expect.poll(() => page.locator('pre').first().textContent()).toContain('event/score');
     await expectAccessible(page, 'script log');
+  });
+
+  it('the Leaderboard Management library screen lists a board by rank; its Cloud Code deletes an entry', async () => {
+    const { page } = w;
+    ids.erin = await player(g, 'erin', 80, 'GB');
+    ids.frank = await player(g, 'frank', 60, 'FR');
+    await page.goto(`${w.url}/console/#/game/${g.apiKey}/manage`);
+    await page.getByRole('button', { name: 'Install Leaderboard Management' }).click();
+    await page.getByRole('button', { name: 'Open Leaderboard Management' }).click();
+    await page.getByLabel('Leaderboard short code').fill('TOP');
+    await page.getByRole('button', { name: 'Show entries' }).click();
+    const rows = page.locator('.gs-screen tbody tr');
+    await page.getByRole('cell', { name: 'frank', exact: true }).waitFor();
+    // The board was reset by the test before: erin (80) and frank (60) only, by rank.
+    expect(await rows.locator('td:first-child').allTextContents()).toEqual(['1', '2']);
+    expect(await rows.locator('td:nth-child(2)').allTextContents()).toEqual(['erin', 'frank']);
+    await expectAccessible(page, 'leaderboard management screen');
+    await page.getByRole('button', { name: 'Delete entry of frank' }).click();
+    await page.getByRole('cell', { name: 'frank', exact: true }).waitFor({ state: 'detached' });
+    expect(await rows.locator('td:nth-child(2)').allTextContents()).toEqual(['erin']);
+    const top = await nosql('/leaderboards/TOP/entries');
+    expect(JSON.stringify(top.body)).toContain(ids.erin);
+    expect(JSON.stringify(top.body)).not.toContain(ids.frank);
   });
 
   it('a support reader: players and data found, no control to change them; the API refuses a ban', async () => {

@@ -10,6 +10,7 @@ const READER = { username: 'reader@playbase.test', password: 'reader-password-1'
 describe('web console (browser)', () => {
   let w: World;
   let apiKey = '';
+  let secret = '';
   beforeAll(async () => {
     w = await startWorld();
   }, 120_000);
@@ -119,6 +120,7 @@ describe('web console (browser)', () => {
     const copied = String(await page.evaluate('navigator.clipboard.readText()'));
     expect(await page.locator('main code').first().textContent()).toBe(copied);
     expect(copied.length).toBeGreaterThan(16);
+    secret = copied;
     await expectAccessible(page, 'credentials');
     await page.getByRole('button', { name: 'I have copied it' }).click();
     expect(await page.getByText(copied).count()).toBe(0);
@@ -187,7 +189,20 @@ describe('web console (browser)', () => {
     expect(await page.getByRole('dialog').count()).toBe(0);
   });
 
-  it('create a snapshot and publish it: Live marks it; the audit log has the publish', async () => {
+  it('an event script written in the Cloud Code editor is saved to the working copy (Preview)', async () => {
+    const { page } = w;
+    await page.getByRole('link', { name: 'Cloud Code' }).click();
+    await page.getByLabel('Folder').selectOption('event');
+    await page.getByLabel('Short code', { exact: true }).fill('winRace');
+    await page.getByRole('button', { name: 'Create script' }).click();
+    await page.getByRole('textbox', { name: 'Source of event/winRace' }).click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('Spark.setScriptData("season", 1);\n');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved to the working copy (Preview).').waitFor();
+  });
+
+  it('create a snapshot and publish it: Live marks it and runs it; the audit log has the publish', async () => {
     const { page } = w;
     await page.getByRole('link', { name: 'Snapshots' }).click();
     await page.getByLabel('Description').fill('Season 1');
@@ -198,6 +213,27 @@ describe('web console (browser)', () => {
     await row.getByText('Live', { exact: true }).waitFor();
     await expect.poll(() => page.locator('main').textContent()).toContain('Live runs: Season 1');
     await expectAccessible(page, 'snapshots');
+    // Live changed: its runtime requests now run the published event and its script.
+    const live = async (request: string, body: Record<string, unknown>) => {
+      const url = `${w.url}/live/rs/gameServer/${encodeURIComponent(secret)}/${request}`;
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return (await res.json()) as Record<string, unknown>;
+    };
+    await expect
+      .poll(async () => (await live('RegistrationRequest', { userName: 'racer', password: 'pw' })).userId)
+      .toEqual(expect.any(String));
+    const login = await live('AuthenticationRequest', { userName: 'racer', password: 'pw' });
+    const won = await live('LogEventRequest', {
+      playerId: login.userId,
+      eventKey: 'winRace',
+      SCORE: 3,
+      TIME: 9,
+    });
+    expect(won).toMatchObject({ '@class': '.LogEventResponse', scriptData: { season: 1 } });
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByText('snapshot.publish', { exact: true }).waitFor();
     await expectAccessible(page, 'audit log');

@@ -40,10 +40,6 @@ Spark.setScriptData("rows", rows.map(function (r) {
 }));`;
 
 const BOARD = `var d = Spark.getData().scriptData;
-if (typeof Spark.getLeaderboards !== "function") {
-  Spark.setScriptData("unavailable", true);
-  Spark.exit();
-}
 var lb = Spark.getLeaderboards().getLeaderboard(d.leaderboard);
 if (!lb) { Spark.setScriptData("missing", d.leaderboard); Spark.exit(); }
 if (d.action === "delete" && d.playerId) lb.deleteEntry(d.playerId, false);
@@ -116,11 +112,10 @@ export const LIBRARY: LibraryEntry[] = [
         lib_board: {
           name: 'Leaderboard entries',
           script: BOARD,
-          template: `{{#if unavailable}}<gs-alert type="warn" message="Cloud Code has no leaderboard API here yet: use the console's Leaderboards management page."></gs-alert>
-{{else}}{{#if missing}}<gs-alert type="error" message="No leaderboard {{missing}}"></gs-alert>{{else}}
+          template: `{{#if missing}}<gs-alert type="error" message="No leaderboard {{missing}}"></gs-alert>{{else}}
 <table><caption>{{leaderboard}}</caption><thead><tr><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Delete</th></tr></thead><tbody>
 {{#each rows}}<tr><td>{{rank}}</td><td>{{userName}}</td><td><gs-link snippet="lib_board?action=delete&leaderboard={{../leaderboard}}&playerId={{userId}}" target="board_rows">Delete entry of {{userName}}</gs-link></td></tr>{{/each}}
-</tbody></table>{{/if}}{{/if}}`,
+</tbody></table>{{/if}}`,
           allowedGroups: [],
         },
       },
