@@ -36,8 +36,21 @@ const ADJUST = `
 // Each failed try means a split committed in between; a board has far fewer splits than this in any instant.
 const MAX_TRIES = 1000;
 
-/** Adds delta to the bucket holding key (splitting it when full); the lock is held until the transaction ends. */
-async function adjustBucket(client: pg.PoolClient, change: BucketChange, splitAt: number): Promise<void> {
+interface FullBucket {
+  boardId: string;
+  lower: Buffer;
+  upper: Buffer | null;
+}
+
+/**
+ * Adds delta to the bucket holding key; the lock is held until the transaction ends. Answers the bucket when
+ * it reached the split size (the caller splits it once all of the transaction's changes are counted).
+ */
+async function adjustBucket(
+  client: pg.PoolClient,
+  change: BucketChange,
+  splitAt: number,
+): Promise<FullBucket | undefined> {
   for (let tries = 0; tries < MAX_TRIES; tries++) {
     const { rows } = await client.query<{ lower: Buffer; upper: Buffer | null; n: string }>({
       name: 'runtime-bucket-adjust',
@@ -46,8 +59,9 @@ async function adjustBucket(client: pg.PoolClient, change: BucketChange, splitAt
     });
     const hit = rows[0];
     if (!hit) continue;
-    if (change.delta > 0 && Number(hit.n) >= splitAt) await splitBucket(client, change.boardId, hit, splitAt);
-    return;
+    return change.delta > 0 && Number(hit.n) >= splitAt
+      ? { boardId: change.boardId, lower: hit.lower, upper: hit.upper }
+      : undefined;
   }
   throw new Error(`board ${change.boardId}: no bucket holds the key`);
 }
@@ -93,11 +107,19 @@ function compareChanges(a: BucketChange, b: BucketChange): number {
 /**
  * Applies a transaction's bucket changes last, in one global order (board, then key), so that writers never
  * wait for each other in a cycle and hold the shared bucket locks only for the end of their transaction.
+ * Full buckets split after every change is counted: a split recounts its halves from the entries, which already
+ * hold all of this transaction's changes, so a change still to be counted after a split (a score moving down
+ * within the bucket: its +1 sorts before its -1) would be counted twice.
  */
 export async function applyBucketChanges(
   client: pg.PoolClient,
   changes: BucketChange[],
   splitAt = SPLIT_AT,
 ): Promise<void> {
-  for (const change of [...changes].sort(compareChanges)) await adjustBucket(client, change, splitAt);
+  const full = new Map<string, FullBucket>();
+  for (const change of [...changes].sort(compareChanges)) {
+    const bucket = await adjustBucket(client, change, splitAt);
+    if (bucket) full.set(`${bucket.boardId}:${bucket.lower.toString('hex')}`, bucket);
+  }
+  for (const bucket of full.values()) await splitBucket(client, bucket.boardId, bucket, splitAt);
 }

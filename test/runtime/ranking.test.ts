@@ -86,6 +86,20 @@ function replay(events: Posted[]): { player: string; score: number; at: number }
   );
 }
 
+/** Each bucket of the board against the entries between its lower bound and the next bucket's. */
+async function bucketCounts(store: Store, boardId: string): Promise<{ n: number; actual: number }[]> {
+  const { rows } = await store.pool.query<{ n: string; actual: string }>(
+    `SELECT b.n, (SELECT count(*) FROM runtime_entries e WHERE e.board_id = b.board_id AND e.ord >= b.lower
+        AND (nb.lower IS NULL OR e.ord < nb.lower)) AS actual
+     FROM runtime_rank_buckets b
+     LEFT JOIN LATERAL (SELECT lower FROM runtime_rank_buckets x WHERE x.board_id = b.board_id AND x.lower > b.lower
+                        ORDER BY x.lower LIMIT 1) nb ON true
+     WHERE b.board_id = $1 ORDER BY b.lower`,
+    [boardId],
+  );
+  return rows.map((r) => ({ n: Number(r.n), actual: Number(r.actual) }));
+}
+
 describe(`leaderboard core (${storeKind})`, () => {
   let store: Store;
   let drop: () => Promise<void>;
@@ -102,6 +116,30 @@ describe(`leaderboard core (${storeKind})`, () => {
     runtime = compileRuntimeConfig('test', config);
   });
   afterAll(async () => drop());
+
+  it('a better score of a player in a full bucket: the split it causes counts the move once', async () => {
+    const plan = runtime.events.get('score');
+    const lb = runtime.leaderboards.get('LB');
+    if (!plan || !lb) throw new Error('no plan');
+    const post = (player: string, score: number, at: number) =>
+      applyEvent(
+        store.pool,
+        { game: 'rankgame', stage: 'live' },
+        { plan, values: new Map([['SCORE', score]]), playerId: player, userName: player, nowMs: at },
+        4,
+      );
+    await post('a', 10, 2_000_000);
+    await post('b', 20, 2_000_001);
+    await post('c', 30, 2_000_002);
+    // a's entry moves up within the one bucket: its new key (+1) sorts before its old one (-1), and the +1
+    // fills the bucket to its split size.
+    await post('a', 40, 2_000_003);
+    const board = await findBoard(store.pool, { game: 'rankgame', stage: 'live' }, lb, '', 0);
+    if (!board) throw new Error('no board');
+    const counts = await bucketCounts(store, board.boardId);
+    expect(counts.map((c) => c.n)).toEqual(counts.map((c) => c.actual));
+    expect(counts.reduce((sum, c) => sum + c.n, 0)).toBe(3);
+  });
 
   it('concurrent events, buckets of 4 splitting under load → every bucket counts its range; ranks equal a sequential replay', async () => {
     const events = makeEvents(60, 5, 7);
