@@ -1,4 +1,5 @@
 // The leaderboard core on a real store: concurrent events with tiny rank buckets against a sequential replay.
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEvent, buildLeaderboard, buildRunningTotal } from '../../src/config/config-build.js';
@@ -139,6 +140,15 @@ describe(`leaderboard core (${storeKind})`, () => {
     const counts = await bucketCounts(store, board.boardId);
     expect(counts.map((c) => c.n)).toEqual(counts.map((c) => c.actual));
     expect(counts.reduce((sum, c) => sum + c.n, 0)).toBe(3);
+
+    // Migration 0018 repairs boards whose buckets drifted so before the fix.
+    await store.pool.query('UPDATE runtime_rank_buckets SET n = n - 1 WHERE board_id = $1 AND n > 0', [
+      board.boardId,
+    ]);
+    expect((await bucketCounts(store, board.boardId)).some((c) => c.n !== c.actual)).toBe(true);
+    await store.pool.query(readFileSync('src/store/migrations/0018_rank_bucket_recount.sql', 'utf8'));
+    const repaired = await bucketCounts(store, board.boardId);
+    expect(repaired.map((c) => c.n)).toEqual(repaired.map((c) => c.actual));
   });
 
   it('concurrent events, buckets of 4 splitting under load → every bucket counts its range; ranks equal a sequential replay', async () => {
