@@ -3,7 +3,7 @@
 // transaction), and the execution commits or rolls back as a whole.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GAME_CONFIG, type RuntimeWorld, startRuntimeWorld } from '../runtime/world.js';
-import { script, setScripts } from './scripts.test-util.js';
+import { runEventScript } from './scripts.test-util.js';
 
 let w: RuntimeWorld;
 let alice: string;
@@ -17,10 +17,7 @@ afterAll(async () => {
   await w?.close();
 });
 
-async function run(lines: string[]) {
-  await setScripts(w, [script('event', 'score', lines.join('\n'))]);
-  return w.ask('LogEventRequest', { eventKey: 'score', playerId: alice, SCORE: 1 });
-}
+const run = (lines: string[]) => runEventScript(w, alice, lines);
 
 const ids = async (collection: string) =>
   (await w.find(collection, { sort: { _id: 1 } })).map((d: { _id: unknown }) => d._id);

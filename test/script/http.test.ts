@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GAME_CONFIG, type RuntimeWorld, startRuntimeWorld } from '../runtime/world.js';
-import { script, setScripts } from './scripts.test-util.js';
+import { runEventScript, script, setScripts } from './scripts.test-util.js';
 
 let w: RuntimeWorld;
 let alice: string;
@@ -73,10 +73,7 @@ afterAll(async () => {
   await new Promise((resolve) => http.close(resolve));
 });
 
-async function run(lines: string[]) {
-  await setScripts(w, [script('event', 'score', lines.join('\n'))]);
-  return w.ask('LogEventRequest', { eventKey: 'score', playerId: alice, SCORE: 1 });
-}
+const run = (lines: string[]) => runEventScript(w, alice, lines);
 
 describe('Spark.getHttp', () => {
   it('get, postJson, postForm, putString and delete to an allowed host; headers, basic auth, redirects', async () => {

@@ -18,3 +18,9 @@ export async function setScripts(w: RuntimeWorld, scripts: CloudScript[]): Promi
   await bumpConfigVersion(pool, w.apiKey);
   w.server.ctx.gameChanges?.publish([w.apiKey]);
 }
+
+/** Sets the lines as the event script `score` and answers a LogEventRequest of it by the player. */
+export async function runEventScript(w: RuntimeWorld, playerId: string, lines: string[]) {
+  await setScripts(w, [script('event', 'score', lines.join('\n'))]);
+  return w.ask('LogEventRequest', { eventKey: 'score', playerId, SCORE: 1 });
+}

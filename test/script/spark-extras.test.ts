@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idKey, ObjectId } from '../../src/query/values.js';
 import { readDoc, writeDoc } from '../../src/store/runtime-documents.js';
 import { GAME_CONFIG, type RuntimeWorld, startRuntimeWorld } from '../runtime/world.js';
-import { script, setScripts } from './scripts.test-util.js';
+import { runEventScript } from './scripts.test-util.js';
 
 let w: RuntimeWorld;
 let alice: string;
@@ -20,11 +20,7 @@ afterAll(async () => {
   await w?.close();
 });
 
-/** Runs the lines as the event script of a LogEventRequest by alice; the answer. */
-async function run(lines: string[]) {
-  await setScripts(w, [script('event', 'score', lines.join('\n'))]);
-  return w.ask('LogEventRequest', { eventKey: 'score', playerId: alice, SCORE: 1 });
-}
+const run = (lines: string[]) => runEventScript(w, alice, lines);
 
 describe('Spark.loadPlayerByExternalId', () => {
   it('finds the player holding that external id of that system, else null; a bad system name is an error', async () => {
