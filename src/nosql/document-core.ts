@@ -10,6 +10,7 @@ import { type Hint, parseFindOptions } from '../query/find-options.js';
 import { matchPosition } from '../query/match-position.js';
 import { applyProjection, parseProjection } from '../query/projection.js';
 import { storedTextToWire } from '../query/stored-form.js';
+import { plainInclusion, projectStoredText } from '../query/stored-projection.js';
 import { toWire } from '../query/values.js';
 import {
   countMatches,
@@ -108,6 +109,8 @@ async function arrayText(batches: AsyncIterable<string[]>): Promise<string> {
 export function renderDocuments(input: { texts: string[]; fields: unknown; query?: unknown }): string[] {
   const projection = parseProjection(input.fields);
   if (projection.kind === 'none') return input.texts.map(storedTextToWire);
+  const keep = plainInclusion(projection);
+  if (keep !== undefined) return input.texts.map((text) => projectStoredText(text, keep));
   const filter = projection.positional ? parseFilter(input.query) : undefined;
   const now = new Date();
   return input.texts.map((text) => {

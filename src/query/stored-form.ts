@@ -88,7 +88,7 @@ export function storedTextToWire(text: string): string {
   return JSON.stringify(storedToWire(JSON.parse(text)));
 }
 
-function storedToWire(j: unknown): unknown {
+export function storedToWire(j: unknown): unknown {
   if (j === null || typeof j !== 'object') return j;
   if (Array.isArray(j)) return j.map(storedToWire);
   const obj = j as Record<string, unknown>;
