@@ -5,7 +5,7 @@ import { needsResidual, relaxForSql, residualMatches } from '../query/filter-res
 import type { ArrayFacts } from '../query/filter-sql.js';
 import { compileSort, type SortSpec } from '../query/sort.js';
 import { type Doc, fromStored, idKey, ObjectId } from '../query/values.js';
-import { arrayFacts, guardSql, stillArrayFree } from './multikey.js';
+import { arrayFacts, guardSql, recordedSql, stillArrayFree } from './multikey.js';
 import { query } from './query.js';
 import type { Db, Scope } from './scope.js';
 
@@ -44,7 +44,13 @@ const DOC_COLUMNS = 'id, doc::text AS doc';
  * on array-free fields compile without the array arm, and the statement checks the fields it relied on
  * (facts.relied, which a sort compiled before may have filled too) in its own snapshot.
  */
-export function whereSql(scope: Scope, filter: FilterNode, params: unknown[], facts?: ArrayFacts): string {
+export function whereSql(
+  scope: Scope,
+  filter: FilterNode,
+  params: unknown[],
+  facts?: ArrayFacts,
+  guard = true,
+): string {
   params.push(scope.game, scope.stage, scope.collection);
   // Predicates without a SQL form are relaxed here; the reader checks the filter again (filter-residual.ts).
   const parts = [
@@ -58,7 +64,7 @@ export function whereSql(scope: Scope, filter: FilterNode, params: unknown[], fa
     params.push(id);
     parts.push(`id = $${params.length}`);
   }
-  if (facts !== undefined && facts.relied.size > 0) parts.push(guardSql(facts, params));
+  if (guard && facts !== undefined && facts.relied.size > 0) parts.push(guardSql(facts, params));
   return parts.join(' AND ');
 }
 
@@ -291,7 +297,11 @@ async function* readSorted(db: Db, scope: Scope, read: Read, plan: ReadPlan): As
   }
 }
 
-/** The number of matches; a count of 0 that relied on array-free fields is confirmed as a find's empty answer is. */
+/**
+ * The number of matches. A count compiled for array-free fields also answers whether one of them has been
+ * recorded in its own snapshot (`stale`, src/store/multikey.ts); if so it is compiled again with the record
+ * read afresh (without any facts after a few rounds). Otherwise its count is exact, 0 included, in one statement.
+ */
 export async function countMatches(db: Db, scope: Scope, filter: FilterNode): Promise<number> {
   if (needsResidual(filter)) {
     let n = 0;
@@ -302,23 +312,25 @@ export async function countMatches(db: Db, scope: Scope, filter: FilterNode): Pr
   let facts: ArrayFacts | undefined = await arrayFacts(db, scope);
   for (let attempt = 1; ; attempt++) {
     const stmt = countSql(scope, filter, facts);
-    const { rows } = await query<{ n: string }>(db, stmt.text, stmt.values);
-    const n = Number(rows[0]?.n ?? 0);
-    if (n > 0 || facts === undefined || (await stillArrayFree(db, scope, facts))) return n;
-    facts = attempt < 3 ? await arrayFacts(db, scope) : undefined;
+    const { rows } = await query<{ n: string; stale: boolean }>(db, stmt.text, stmt.values);
+    if (rows[0]?.stale !== true) return Number(rows[0]?.n ?? 0);
+    facts = attempt < 3 ? await arrayFacts(db, scope, true) : undefined;
   }
 }
 
 /**
  * A count's one statement: count(*) over the filter's WHERE (no residual part: countMatches checks those in
- * JS). With facts, an equality, $in or range on an array-free indexed path is the index condition alone, so
- * PostgreSQL counts the index entries and visits each one's heap page for visibility only, reading no
- * document; an empty filter references no document at all and is an Index Only Scan (docs/query-engine.md).
+ * JS), and `stale`: whether a field the SQL relied on being array-free is in the record, read in the same
+ * snapshot (one statement, one snapshot), so the count stands exactly when it is false. With facts, an
+ * equality, $in or range on an array-free indexed path is the index condition alone: PostgreSQL counts the
+ * index entries and visits each one's heap page for visibility only, reading no document. An empty filter
+ * references no document at all and is an Index Only Scan (docs/query-engine.md).
  */
 export function countSql(scope: Scope, filter: FilterNode, facts?: ArrayFacts): CompiledWhere {
   const values: unknown[] = [];
-  const where = whereSql(scope, filter, values, facts);
-  return { text: `SELECT count(*) AS n FROM nosql_documents WHERE ${where}`, values };
+  const where = whereSql(scope, filter, values, facts, false);
+  const stale = facts === undefined ? 'FALSE' : recordedSql(facts, values);
+  return { text: `SELECT count(*) AS n, ${stale} AS stale FROM nosql_documents WHERE ${where}`, values };
 }
 
 /** PostgreSQL's plan of the first statement a find runs, as EXPLAIN (FORMAT JSON) gives it. */

@@ -71,8 +71,8 @@ async function readRecord(db: Db, scope: Scope): Promise<Known> {
  * Facts for compiling one statement of a read: fields not in the (cached) record are array-free; paths that
  * lead an index are named so that their key test is written as the index condition alone.
  */
-export async function arrayFacts(db: Db, scope: Scope): Promise<ArrayFacts> {
-  const cached = cacheOf(db).get(keyOf(scope));
+export async function arrayFacts(db: Db, scope: Scope, fresh = false): Promise<ArrayFacts> {
+  const cached = fresh ? undefined : cacheOf(db).get(keyOf(scope));
   const { fields, leading } =
     cached !== undefined && Date.now() - cached.readAt < MAX_AGE_MS ? cached : await readRecord(db, scope);
   return {
@@ -88,8 +88,17 @@ export async function arrayFacts(db: Db, scope: Scope): Promise<ArrayFacts> {
  */
 export function guardSql(facts: ArrayFacts, params: unknown[]): string {
   if (facts.relied.size === 0) return 'TRUE';
+  return `NOT ${recordedSql(facts, params)}`;
+}
+
+/**
+ * True when one of the relied fields is in the record, in the statement's snapshot: a count selects it beside
+ * its count(*) instead of filtering on it, so that a count of 0 is confirmed by the same statement.
+ */
+export function recordedSql(facts: ArrayFacts, params: unknown[]): string {
+  if (facts.relied.size === 0) return 'FALSE';
   params.push([...facts.relied]);
-  return `NOT EXISTS (SELECT 1 FROM nosql_multikey WHERE game_id = $1 AND stage = $2 AND collection = $3 AND field = ANY($${params.length}::text[]))`;
+  return `EXISTS (SELECT 1 FROM nosql_multikey WHERE game_id = $1 AND stage = $2 AND collection = $3 AND field = ANY($${params.length}::text[]))`;
 }
 
 /**
