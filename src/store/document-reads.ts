@@ -42,7 +42,8 @@ const DOC_COLUMNS = 'id, doc::text AS doc';
  * ObjectId also compares the id column (the primary key): such an _id has exactly one key, so it adds no
  * wrong match and lets the planner use the primary key. With facts (reads only, src/store/multikey.ts), paths
  * on array-free fields compile without the array arm, and the statement checks the fields it relied on
- * (facts.relied, which a sort compiled before may have filled too) in its own snapshot.
+ * (facts.relied, which a sort compiled before may have filled too) in its own snapshot; without `guard` the
+ * caller checks them itself (a count selects recordedSql beside its count).
  */
 export function whereSql(
   scope: Scope,
