@@ -2,10 +2,13 @@
 // pipelines qualify and turns the rows into documents). Grouping is by the text of the key path's value (with
 // a count of strings where a text could also be another type's), the totals are exact (numeric sums) with the
 // facts the evaluator needs to know whether it would agree.
+
+import pg from 'pg';
 import type { GroupRow, SqlAggregate } from '../query/aggregate-sql.js';
 import { pathSql } from '../query/field-path.js';
 import type { FilterNode } from '../query/filter.js';
 import { type ArrayFacts, pathArrayFree } from '../query/filter-sql.js';
+import { withTransaction } from './db.js';
 import { whereSql } from './document-reads.js';
 import { arrayFacts, stillArrayFree } from './multikey.js';
 import { query } from './query.js';
@@ -79,6 +82,23 @@ function groupSql(
 }
 
 /**
+ * How the group statement runs on a pool: in a read-only transaction whose planner reads every match as a
+ * bitmap heap scan (each heap page once, in page order: the order of an index is worth nothing to a GROUP BY)
+ * and without parallel workers. Left alone, PostgreSQL walks the index of a wide range tuple by tuple (the
+ * pb_pk calls of the bitmap's recheck are costed per row, never run on exact pages), or, with workers, ships
+ * every matching document through the Gather; both took about twice the CPU of this plan (measurements in
+ * bench/results/issue23-speed.md, "Aggregation"). SET LOCAL ends with the transaction.
+ */
+const PLAN =
+  'BEGIN READ ONLY; SET LOCAL enable_indexscan = off; SET LOCAL max_parallel_workers_per_gather = 0';
+
+/** The statement, on a pool in PLAN's transaction; on a client as it is (the caller's transaction is its own). */
+function runGroupStatement(db: Db, text: string, values: unknown[]) {
+  if (!(db instanceof pg.Pool)) return query<Record<string, unknown>>(db, text, values);
+  return withTransaction(db, (client) => query<Record<string, unknown>>(client, text, values), PLAN);
+}
+
+/**
  * The group rows of a $group after a $match, or undefined when a path needs the evaluator (a deeper path
  * through a field that has held arrays). More than maxGroups rows answer maxGroups + 1 (the caller refuses).
  */
@@ -93,7 +113,7 @@ export async function groupRows(
   for (let attempt = 1; ; attempt++) {
     const stmt = groupSql(agg, facts, scope, filter, maxGroups);
     if (stmt === undefined) return undefined;
-    const { rows } = await query<Record<string, unknown>>(db, stmt.text, stmt.values);
+    const { rows } = await runGroupStatement(db, stmt.text, stmt.values);
     if (rows.length > 0 || facts === undefined || (await stillArrayFree(db, scope, facts))) {
       return rows.map((r) => ({
         key: r.key as string | null,
