@@ -3,7 +3,7 @@
 // a count of strings where a text could also be another type's), the totals are exact (numeric sums) with the
 // facts the evaluator needs to know whether it would agree.
 
-import pg from 'pg';
+import type pg from 'pg';
 import type { GroupRow, SqlAggregate } from '../query/aggregate-sql.js';
 import { pathSql } from '../query/field-path.js';
 import type { FilterNode } from '../query/filter.js';
@@ -86,16 +86,32 @@ function groupSql(
  * bitmap heap scan (each heap page once, in page order: the order of an index is worth nothing to a GROUP BY)
  * and without parallel workers. Left alone, PostgreSQL walks the index of a wide range tuple by tuple (the
  * pb_pk calls of the bitmap's recheck are costed per row, never run on exact pages), or, with workers, ships
- * every matching document through the Gather; both took about twice the CPU of this plan (measurements in
- * bench/results/issue23-speed.md, "Aggregation"). SET LOCAL ends with the transaction.
+ * every matching document through the Gather; both took about 1.5 times the CPU of this plan
+ * (docs/query-engine.md, "The group statement's plan"). set_config(..., true) is SET LOCAL: the settings end
+ * with the transaction. One statement a call: a compute thread's stand-in for the pool takes one result each.
  */
 const PLAN =
-  'BEGIN READ ONLY; SET LOCAL enable_indexscan = off; SET LOCAL max_parallel_workers_per_gather = 0';
+  "SELECT set_config('enable_indexscan', 'off', true), " +
+  "set_config('max_parallel_workers_per_gather', '0', true)";
 
-/** The statement, on a pool in PLAN's transaction; on a client as it is (the caller's transaction is its own). */
+/**
+ * A pool (pg.Pool, the embedded store's, or a compute thread's stand-in, compute/remote-db.ts) rather
+ * than one connection: only a connection has `release`.
+ */
+const ownsNoConnection = (db: Db): db is pg.Pool =>
+  typeof (db as { release?: unknown }).release !== 'function';
+
+/** The statement: on a pool in PLAN's transaction; on a connection as it is (the caller's transaction). */
 function runGroupStatement(db: Db, text: string, values: unknown[]) {
-  if (!(db instanceof pg.Pool)) return query<Record<string, unknown>>(db, text, values);
-  return withTransaction(db, (client) => query<Record<string, unknown>>(client, text, values), PLAN);
+  if (!ownsNoConnection(db)) return query<Record<string, unknown>>(db, text, values);
+  return withTransaction(
+    db,
+    async (client) => {
+      await query(client, PLAN);
+      return query<Record<string, unknown>>(client, text, values);
+    },
+    'BEGIN READ ONLY',
+  );
 }
 
 /**

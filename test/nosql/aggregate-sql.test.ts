@@ -3,7 +3,11 @@
 // exactly what the evaluator gives over the same documents (groups compared as sets: MongoDB leaves their
 // order unspecified).
 import fc from 'fast-check';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DbRequest } from '../../src/compute/protocol.js';
+import { RemoteDb } from '../../src/compute/remote-db.js';
+import { runStatement } from '../../src/compute/statements.js';
 import { parsePipeline, runPipelineSync } from '../../src/query/aggregate.js';
 import { parseGroup } from '../../src/query/aggregate-group.js';
 import { finishGroup, groupAsSql } from '../../src/query/aggregate-sql.js';
@@ -262,6 +266,30 @@ describe('aggregation pushdown', () => {
     } finally {
       for (const c of clients) c.release();
     }
+    // A compute thread's database (where the server runs aggregations) is a pool too: the same transaction.
+    const texts: string[] = [];
+    const clients2 = new Map<number, pg.PoolClient>();
+    const remote = new RemoteDb(async (request: DbRequest) => {
+      if (request.op === 'connect') {
+        clients2.set(clients2.size, await pool.connect());
+        return { client: clients2.size - 1 };
+      }
+      if (request.op === 'release') {
+        clients2.get(request.client)?.release();
+        return null;
+      }
+      texts.push(request.text);
+      const on = request.client === undefined ? pool : clients2.get(request.client)!;
+      return runStatement(on, request.text, request.values);
+    });
+    const viaRemote = finishGroup(agg, (await groupRows(remote.asPool(), scope, filter, agg, 100))!);
+    expect(sorted(viaRemote!)).toEqual(sorted(expected));
+    const at = texts.findIndex((t) => t.includes('GROUP BY'));
+    expect(texts.slice(at - 2, at)).toEqual([
+      'BEGIN READ ONLY',
+      expect.stringMatching(/^SELECT set_config\('enable_indexscan', 'off', true\)/),
+    ]);
+    expect(texts[at + 1]).toBe('COMMIT');
     // Inside a caller's transaction the statement runs as it is, and leaves that transaction usable.
     const client = await pool.connect();
     try {
