@@ -2,7 +2,6 @@
 // pipelines qualify and turns the rows into documents). Grouping is by the text of the key path's value (with
 // a count of strings where a text could also be another type's), the totals are exact (numeric sums) with the
 // facts the evaluator needs to know whether it would agree.
-
 import type pg from 'pg';
 import type { GroupRow, SqlAggregate } from '../query/aggregate-sql.js';
 import { pathSql } from '../query/field-path.js';
