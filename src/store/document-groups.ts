@@ -2,10 +2,12 @@
 // pipelines qualify and turns the rows into documents). Grouping is by the text of the key path's value (with
 // a count of strings where a text could also be another type's), the totals are exact (numeric sums) with the
 // facts the evaluator needs to know whether it would agree.
+import type pg from 'pg';
 import type { GroupRow, SqlAggregate } from '../query/aggregate-sql.js';
 import { pathSql } from '../query/field-path.js';
 import type { FilterNode } from '../query/filter.js';
 import { type ArrayFacts, pathArrayFree } from '../query/filter-sql.js';
+import { withTransaction } from './db.js';
 import { whereSql } from './document-reads.js';
 import { arrayFacts, stillArrayFree } from './multikey.js';
 import { query } from './query.js';
@@ -79,6 +81,39 @@ function groupSql(
 }
 
 /**
+ * How the group statement runs on a pool: in a read-only transaction whose planner reads every match as a
+ * bitmap heap scan (each heap page once, in page order: the order of an index is worth nothing to a GROUP BY)
+ * and without parallel workers. Left alone, PostgreSQL walks the index of a wide range tuple by tuple (the
+ * pb_pk calls of the bitmap's recheck are costed per row, never run on exact pages), or, with workers, ships
+ * every matching document through the Gather; both took about 1.5 times the CPU of this plan
+ * (docs/query-engine.md, "The group statement's plan"). set_config(..., true) is SET LOCAL: the settings end
+ * with the transaction. One statement a call: a compute thread's stand-in for the pool takes one result each.
+ */
+const PLAN =
+  "SELECT set_config('enable_indexscan', 'off', true), " +
+  "set_config('max_parallel_workers_per_gather', '0', true)";
+
+/**
+ * A pool (pg.Pool, the embedded store's, or a compute thread's stand-in, compute/remote-db.ts) rather
+ * than one connection: only a connection has `release`.
+ */
+const ownsNoConnection = (db: Db): db is pg.Pool =>
+  typeof (db as { release?: unknown }).release !== 'function';
+
+/** The statement: on a pool in PLAN's transaction; on a connection as it is (the caller's transaction). */
+function runGroupStatement(db: Db, text: string, values: unknown[]) {
+  if (!ownsNoConnection(db)) return query<Record<string, unknown>>(db, text, values);
+  return withTransaction(
+    db,
+    async (client) => {
+      await query(client, PLAN);
+      return query<Record<string, unknown>>(client, text, values);
+    },
+    'BEGIN READ ONLY',
+  );
+}
+
+/**
  * The group rows of a $group after a $match, or undefined when a path needs the evaluator (a deeper path
  * through a field that has held arrays). More than maxGroups rows answer maxGroups + 1 (the caller refuses).
  */
@@ -93,7 +128,7 @@ export async function groupRows(
   for (let attempt = 1; ; attempt++) {
     const stmt = groupSql(agg, facts, scope, filter, maxGroups);
     if (stmt === undefined) return undefined;
-    const { rows } = await query<Record<string, unknown>>(db, stmt.text, stmt.values);
+    const { rows } = await runGroupStatement(db, stmt.text, stmt.values);
     if (rows.length > 0 || facts === undefined || (await stillArrayFree(db, scope, facts))) {
       return rows.map((r) => ({
         key: r.key as string | null,

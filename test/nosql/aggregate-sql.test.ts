@@ -3,7 +3,11 @@
 // exactly what the evaluator gives over the same documents (groups compared as sets: MongoDB leaves their
 // order unspecified).
 import fc from 'fast-check';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DbRequest } from '../../src/compute/protocol.js';
+import { RemoteDb } from '../../src/compute/remote-db.js';
+import { runStatement } from '../../src/compute/statements.js';
 import { parsePipeline, runPipelineSync } from '../../src/query/aggregate.js';
 import { parseGroup } from '../../src/query/aggregate-group.js';
 import { finishGroup, groupAsSql } from '../../src/query/aggregate-sql.js';
@@ -45,10 +49,15 @@ describe('aggregation pushdown', () => {
         fc.constantFrom(...KEYS),
         fc.constantFrom(...VALUES),
         fc.constantFrom(...MATCHES),
-        async (generated, ints, key, value, match) => {
+        fc.boolean(),
+        async (generated, ints, key, value, match, indexed) => {
           seq += 1;
           const name = `agg${seq}`;
           await w.ok('POST', 'preview', `collection/${name}/runtime`, {});
+          // Indexes change the plan (index or bitmap scans of the match), never the answer.
+          if (indexed)
+            for (const field of ['n', 'mixed'])
+              await w.ok('POST', 'preview', `collection/script.${name}/index/${field}_1`, { [field]: 1 });
           const docs = generated.map((d, i) => ({ _id: i, ...(ints ? intsOnly(d, i) : d) }));
           if (docs.length > 0)
             await w.ok(
@@ -169,6 +178,130 @@ describe('aggregation pushdown', () => {
       left.map((d) => fromWire(d as Value) as Doc),
     );
     expect(sorted(viaSql!.map((d) => toWire(d)))).toEqual(sorted(again.map((d) => toWire(d))));
+  });
+
+  it('mixed types on the grouped and summed paths, without then with indexes → the HTTP answer equals the evaluator', async () => {
+    await w.ok('POST', 'preview', 'collection/aggmixed/runtime', {});
+    const P = 'collection/script.aggmixed';
+    // k and v cycle through ints, doubles, a long, strings (one spelled like a number), null, missing, arrays
+    // and a document; c and i are the typed case (strings and int32 only), which SQL answers.
+    const ks: unknown[] = [1, 2.5, { $numberLong: '3' }, 'GB', '1', null, undefined, [1, 2], { a: 1 }, 'FR'];
+    const vs: unknown[] = [
+      7,
+      -2,
+      0.5,
+      { $numberLong: '9' },
+      'x',
+      null,
+      undefined,
+      [3, 4],
+      { b: 2 },
+      2147483647,
+    ];
+    const docs = Array.from({ length: 60 }, (_, i) => {
+      const d: Record<string, unknown> = { _id: i, lvl: i % 10, c: ['GB', 'FR', 'DE'][i % 3], i: i * 1000 };
+      if (ks[i % ks.length] !== undefined) d.k = ks[i % ks.length];
+      if (vs[(i * 3) % vs.length] !== undefined) d.v = vs[(i * 3) % vs.length];
+      return d;
+    });
+    await w.ok('POST', 'preview', `${P}/insert`, docs);
+    const scope = { game: w.apiKey, stage: 'preview' as const, collection: 'script.aggmixed' };
+    const group = (id: string, value: string) => ({
+      $group: { _id: id, n: { $sum: 1 }, t: { $sum: value }, a: { $avg: value } },
+    });
+    const pipelines = [
+      [{ $match: { lvl: { $gte: 5 } } }, group('$k', '$v')],
+      [{ $match: { lvl: { $gte: 5 } } }, group('$c', '$v')],
+      [{ $match: { lvl: { $gte: 5 } } }, group('$k', '$i')],
+      [{ $match: { lvl: { $gte: 5 } } }, group('$c', '$i')],
+      [{ $match: { k: { $in: ['GB', 'FR', '1'] } } }, group('$k', '$i')],
+      [{ $match: {} }, group('$v', '$k')],
+    ];
+    const check = async () => {
+      for (const p of pipelines) {
+        const expected = runPipelineSync(
+          parsePipeline(fromWire(p as Value, { allowDollarKeys: true })),
+          docs.map((d) => fromWire(d as Value) as Doc),
+        ).map((d) => toWire(d));
+        const got = await w.ok<unknown[]>('POST', 'preview', `${P}/aggregate`, p);
+        expect(sorted(got)).toEqual(sorted(expected));
+      }
+      // The typed case is answered by SQL itself (finishGroup accepts the store's rows).
+      const agg = groupAsSql(parseGroup(fromWire(group('$c', '$i').$group, { allowDollarKeys: true })));
+      if (agg?.kind !== 'group') throw new Error('expected a SQL group');
+      const rows = await groupRows(w.server.store.pool, scope, parseFilter({ lvl: { $gte: 5 } }), agg, 100);
+      expect(finishGroup(agg, rows!)).toBeDefined();
+    };
+    await check();
+    for (const field of ['lvl', 'k', 'c', 'v', 'i'])
+      await w.ok('POST', 'preview', `${P}/index/${field}_1`, { [field]: 1 });
+    await check();
+  });
+
+  it('the group statement plans in its own transaction: the pool and a caller transaction keep their settings', async () => {
+    await w.ok('POST', 'preview', 'collection/aggplan/runtime', {});
+    const docs = Array.from({ length: 30 }, (_, i) => ({ _id: i, lvl: i, c: ['GB', 'FR'][i % 2], cur: i }));
+    await w.ok('POST', 'preview', 'collection/script.aggplan/insert', docs);
+    await w.ok('POST', 'preview', 'collection/script.aggplan/index/lvl_1', { lvl: 1 });
+    const scope = { game: w.apiKey, stage: 'preview' as const, collection: 'script.aggplan' };
+    const agg = groupAsSql(
+      parseGroup(fromWire({ _id: '$c', n: { $sum: 1 }, t: { $sum: '$cur' } }, { allowDollarKeys: true })),
+    );
+    if (agg?.kind !== 'group') throw new Error('expected a SQL group');
+    const filter = parseFilter({ lvl: { $gte: 10 } });
+    const pool = w.server.store.pool;
+    const viaPool = finishGroup(agg, (await groupRows(pool, scope, filter, agg, 100))!);
+    const expected = [
+      { _id: 'GB', n: 10, t: 190 },
+      { _id: 'FR', n: 10, t: 200 },
+    ];
+    expect(sorted(viaPool!)).toEqual(sorted(expected));
+    // Every connection of the pool still has the server's settings (SET LOCAL ended with the transaction).
+    const clients = await Promise.all(Array.from({ length: pool.options.max ?? 1 }, () => pool.connect()));
+    try {
+      for (const c of clients) {
+        const { rows } = await c.query<{ s: string }>("SELECT current_setting('enable_indexscan') AS s");
+        expect(rows[0]!.s).toBe('on');
+      }
+    } finally {
+      for (const c of clients) c.release();
+    }
+    // A compute thread's database (where the server runs aggregations) is a pool too: the same transaction.
+    const texts: string[] = [];
+    const clients2 = new Map<number, pg.PoolClient>();
+    const remote = new RemoteDb(async (request: DbRequest) => {
+      if (request.op === 'connect') {
+        clients2.set(clients2.size, await pool.connect());
+        return { client: clients2.size - 1 };
+      }
+      if (request.op === 'release') {
+        clients2.get(request.client)?.release();
+        return null;
+      }
+      texts.push(request.text);
+      const on = request.client === undefined ? pool : clients2.get(request.client)!;
+      return runStatement(on, request.text, request.values);
+    });
+    const viaRemote = finishGroup(agg, (await groupRows(remote.asPool(), scope, filter, agg, 100))!);
+    expect(sorted(viaRemote!)).toEqual(sorted(expected));
+    const at = texts.findIndex((t) => t.includes('GROUP BY'));
+    expect(texts.slice(at - 2, at)).toEqual([
+      'BEGIN READ ONLY',
+      expect.stringMatching(/^SELECT set_config\('enable_indexscan', 'off', true\)/),
+    ]);
+    expect(texts[at + 1]).toBe('COMMIT');
+    // Inside a caller's transaction the statement runs as it is, and leaves that transaction usable.
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const viaClient = finishGroup(agg, (await groupRows(client, scope, filter, agg, 100))!);
+      expect(sorted(viaClient!)).toEqual(sorted(expected));
+      const { rows } = await client.query<{ s: string }>("SELECT current_setting('enable_indexscan') AS s");
+      expect(rows[0]!.s).toBe('on');
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
   });
 
   it('a $match with no SQL form ($bitsAllSet) before a SQL-able $group → the evaluator answers, odd levels only', async () => {
