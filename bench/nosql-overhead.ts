@@ -1,7 +1,9 @@
 // The per-request cost of the nosql request path, in figures that survive a loaded machine: while autocannon
 // sends Q1, Q2 or Q5 at a fixed concurrency, the CPU time per request of the server process (from /proc, its
 // threads included) and, on PostgreSQL, of the database's backends serving it, and the statements each request
-// runs (transactions committed, from pg_stat_database: every statement outside a transaction is one).
+// runs (transactions committed, from pg_stat_database: every statement outside a transaction is one; its
+// statistics lag, so the figure is approximate). Then each statement's database CPU on one connection, beside
+// its typed-table baseline (nosql-statements.ts).
 // `npm run bench nosql-overhead`; BENCH_NOSQL_DOCS (10,000 is enough here), BENCH_SECONDS,
 // BENCH_OVERHEAD_CASES (q1,q2,q5), BENCH_CONNECTIONS (8). BENCH_CPU_PROF=<dir> writes V8 CPU profiles of the
 // server there (node --cpu-prof). PostgreSQL only: the embedded store has no backends to read.
@@ -11,6 +13,7 @@ import pg from 'pg';
 import { freePort, spawnPlaybase, waitReady } from '../test/processes.js';
 import { writeResults } from './lib.js';
 import { ADMIN, QUERIES, seed } from './nosql-data.js';
+import { statementCosts } from './nosql-statements.js';
 import { onEachStore } from './stores.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -119,7 +122,8 @@ async function runStore(store: string, env: Record<string, string>): Promise<Rec
       rows.push(row);
     }
     await db.close();
-    return { store, rows };
+    const statements = await statementCosts(env.DATABASE_URL!, game.apiKey);
+    return { store, rows, statementDatabaseCpuMicros: statements };
   } finally {
     playbase.child.kill('SIGTERM');
     await playbase.exited;
