@@ -68,10 +68,13 @@ export function preparedQuery<T extends pg.QueryResultRow = Record<string, unkno
     try {
       return await client.query<T>({ name, text, values });
     } catch (e) {
-      // 26000: the session no longer holds it (DEALLOCATE, DISCARD ALL by a pooler): parse it again, once.
-      if ((e as { code?: unknown }).code !== '26000') throw e;
-      forgetPrepared(client, name);
-      return client.query<T>({ name, text, values });
+      const code = (e as { code?: unknown }).code;
+      // 26000: the session lost it (DEALLOCATE, a pooler's DISCARD ALL): pg parses it again next time.
+      // 42P05: the session holds the name from elsewhere (a pooler that shares server sessions): not ours.
+      // Either way this run goes unnamed, so the write is never refused for it.
+      if (code === '26000') forgetPrepared(client, name);
+      else if (code !== '42P05') throw e;
+      return client.query<T>(text, values);
     }
   });
 }

@@ -69,7 +69,7 @@ describe('document writes as prepared statements', () => {
   });
 
   it.skipIf(storeKind !== 'postgres')(
-    'PostgreSQL → the session keeps them; after DEALLOCATE ALL the next write parses them again',
+    'PostgreSQL → the session keeps them; after DEALLOCATE ALL the writes go on, and are prepared again',
     async () => {
       await insertDocuments(single.pool, scope('d'), { ids: ['x1'], texts: [doc('x1', 1)] });
       await saveDocument(single.pool, scope('d'), 'x2', doc('x2', 2));
@@ -78,12 +78,41 @@ describe('document writes as prepared statements', () => {
       await single.pool.query('DEALLOCATE ALL');
       await insertDocuments(single.pool, scope('d'), { ids: ['x3'], texts: [doc('x3', 3)] });
       expect(await saveDocument(single.pool, scope('d'), 'x2', doc('x2', 4))).toBe(true);
+      await insertDocuments(single.pool, scope('d'), { ids: ['x4'], texts: [doc('x4', 5)] });
+      expect(await saveDocument(single.pool, scope('d'), 'x4', doc('x4', 6))).toBe(true);
       expect(await stored(single, 'd')).toEqual([
         { id: 'x1', n: 1 },
         { id: 'x2', n: 4 },
         { id: 'x3', n: 3 },
+        { id: 'x4', n: 6 },
       ]);
       expect(await preparedNames(single)).toEqual(['pb_insert_documents', 'pb_save_document']);
+    },
+  );
+
+  it.skipIf(storeKind !== 'postgres')(
+    'PostgreSQL, a session that already holds the name for another statement → the write runs unnamed, the other statement stays',
+    async () => {
+      const other = await openStore({
+        databaseUrl: TEST_DATABASE_URL!,
+        dataDir: '',
+        statementTimeoutMs: 10_000,
+        schema: fresh.schema,
+        poolSize: 1,
+      });
+      try {
+        // What a pooler sharing server sessions can hand over: the name taken, this client never parsed it.
+        await other.pool.query('PREPARE pb_insert_documents AS SELECT 1');
+        await insertDocuments(other.pool, scope('g'), { ids: ['w1'], texts: [doc('w1', 1)] });
+        await insertDocuments(other.pool, scope('g'), { ids: ['w2'], texts: [doc('w2', 2)] });
+        expect((await stored(other, 'g')).map((r) => r.id)).toEqual(['w1', 'w2']);
+        const { rows } = await other.pool.query<{ statement: string }>(
+          "SELECT statement FROM pg_prepared_statements WHERE name = 'pb_insert_documents'",
+        );
+        expect(rows).toEqual([{ statement: 'PREPARE pb_insert_documents AS SELECT 1' }]);
+      } finally {
+        await other.close();
+      }
     },
   );
 
