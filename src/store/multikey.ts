@@ -7,8 +7,9 @@
 // never ahead of it, so every statement that relied on a field being array-free checks that in its own
 // snapshot (`guardSql`, a one-time filter calling a STABLE function): when the field has been recorded
 // meanwhile, the statement answers no rows, and the read, seeing no rows, asks the table (`stillArrayFree`); if
-// the field is recorded the read refreshes the cache and runs again with the array arm. Because the record only grows, a field not recorded
-// now was not recorded at the statement's snapshot either, so an empty answer it confirms is exact.
+// the field is recorded the read refreshes the cache and runs again with the array arm. Because the record only
+// grows, a field not recorded now was not recorded at the statement's snapshot either, so an empty answer it
+// confirms is exact.
 import type { ArrayFacts } from '../query/filter-sql.js';
 import { query } from './query.js';
 import type { Db, Scope } from './scope.js';

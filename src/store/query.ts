@@ -32,7 +32,10 @@ export function queryWith<T extends pg.QueryResultRow = Record<string, unknown>>
   return onPoolClient(db, (client) => client.query<T>(config));
 }
 
-/** Pools whose connections keep named prepared statements: PostgreSQL's (the embedded store's clients share one session). */
+/**
+ * Pools whose connections keep named prepared statements: PostgreSQL's (the embedded store's pg clients share
+ * one PGlite session, where a second client's Parse of a name the first one prepared would fail).
+ */
 const preparing = new WeakSet<pg.Pool>();
 
 /** Lets `preparedQuery` name its statements on this pool's connections (store/db.ts, for PostgreSQL). */
