@@ -72,7 +72,8 @@ export async function statementCosts(url: string, game: string): Promise<Record<
         for (let i = 0; i < STATEMENTS; i++) statements.push(await make());
         const before = backendCpuMicros(pid);
         for (const s of statements) await pool.query(s);
-        (out[label] ??= []).push(Math.round((backendCpuMicros(pid) - before) / STATEMENTS));
+        const perStatement = Math.round((backendCpuMicros(pid) - before) / STATEMENTS);
+        out[label] = [...(out[label] ?? []), perStatement];
       }
     }
     for (const [label, rounds] of Object.entries(out))
