@@ -7,6 +7,7 @@ import { benchFoundation } from './foundation.js';
 import { benchHostile } from './hostile.js';
 import { benchLimits } from './limits.js';
 import { benchNosql } from './nosql.js';
+import { benchNosqlOverhead } from './nosql-overhead.js';
 import { benchRuntime } from './runtime.js';
 
 const suites: Record<string, () => Promise<void>> = {
@@ -14,6 +15,7 @@ const suites: Record<string, () => Promise<void>> = {
   auth: benchAuth,
   limits: benchLimits,
   nosql: benchNosql,
+  'nosql-overhead': benchNosqlOverhead,
   runtime: benchRuntime,
   exports: benchExports,
   hostile: benchHostile,

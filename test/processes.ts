@@ -21,8 +21,12 @@ export function freePort(): Promise<number> {
   });
 }
 
-export function spawnPlaybase(env: Record<string, string>, script = 'src/main.ts'): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+export function spawnPlaybase(
+  env: Record<string, string>,
+  script = 'src/main.ts',
+  nodeArgs: string[] = [],
+): Running {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

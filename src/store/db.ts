@@ -6,6 +6,7 @@ import { guardPoolClients } from './connection-failures.js';
 import { CHANNEL_NAME, listenPostgres } from './listen-postgres.js';
 import { lockDataDir } from './lock.js';
 import { openPgliteWorker } from './pglite-pool.js';
+import { allowPreparedStatements } from './query.js';
 import type { Db } from './scope.js';
 
 export type StoreKind = 'pglite' | 'postgres';
@@ -72,6 +73,8 @@ async function openPostgres(options: StoreOptions, url: string): Promise<Store> 
   });
   // No lost connection may end the process, whether its client is idle in the pool or checked out.
   guardPoolClients(pool);
+  // Each connection is one session of its own: statements whose plan has no choice run prepared (query.ts).
+  allowPreparedStatements(pool);
   if (options.schema) {
     if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema))
       throw new Error(`Invalid schema name ${options.schema}`);

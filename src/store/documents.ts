@@ -6,7 +6,7 @@ import type { FilterNode } from '../query/filter.js';
 import { needsResidual } from '../query/filter-residual.js';
 import { idKey } from '../query/values.js';
 import { type CompiledWhere, parseStored, readTextBatches, whereSql } from './document-reads.js';
-import { query } from './query.js';
+import { preparedQuery, query } from './query.js';
 import type { Db, GameScope, Scope } from './scope.js';
 import { readSnapshot } from './snapshot-cursor.js';
 
@@ -22,8 +22,9 @@ export interface StoredTexts {
  */
 export async function insertDocuments(db: Db, scope: Scope, docs: StoredTexts): Promise<void> {
   if (docs.ids.length === 0) return;
-  await query(
+  await preparedQuery(
     db,
+    'pb_insert_documents',
     `INSERT INTO nosql_documents (game_id, stage, collection, id, doc)
      SELECT $1, $2, $3, u.id, u.doc::jsonb FROM unnest($4::text[], $5::text[]) AS u(id, doc)`,
     [scope.game, scope.stage, scope.collection, docs.ids, docs.texts],
@@ -32,8 +33,9 @@ export async function insertDocuments(db: Db, scope: Scope, docs: StoredTexts): 
 
 /** Inserts the document, or replaces the one with the same id; answers true when it replaced one. */
 export async function saveDocument(db: Db, scope: Scope, id: string, text: string): Promise<boolean> {
-  const { rows } = await query<{ inserted: boolean }>(
+  const { rows } = await preparedQuery<{ inserted: boolean }>(
     db,
+    'pb_save_document',
     `INSERT INTO nosql_documents (game_id, stage, collection, id, doc) VALUES ($1, $2, $3, $4, $5::jsonb)
      ON CONFLICT (game_id, stage, collection, id) DO UPDATE SET doc = EXCLUDED.doc
      RETURNING (xmax = 0) AS inserted`,

@@ -32,6 +32,63 @@ export function queryWith<T extends pg.QueryResultRow = Record<string, unknown>>
   return onPoolClient(db, (client) => client.query<T>(config));
 }
 
+/**
+ * Pools whose connections keep named prepared statements: PostgreSQL's (the embedded store's pg clients share
+ * one PGlite session, where a second client's Parse of a name the first one prepared would fail).
+ */
+const preparing = new WeakSet<pg.Pool>();
+
+/** Lets `preparedQuery` name its statements on this pool's connections (store/db.ts, for PostgreSQL). */
+export function allowPreparedStatements(pool: pg.Pool): void {
+  preparing.add(pool);
+}
+
+/** The texts of the names given so far: one name is one statement text, for good. */
+const namedTexts = new Map<string, string>();
+
+/**
+ * `query` for a statement whose plan has no choice to make (an INSERT of the rows it is given, whatever the
+ * values), run as the named prepared statement `name` on PostgreSQL: each connection parses and plans it once,
+ * and then only binds and executes it (measured: 60-70 µs less database CPU per single-document insert). Only
+ * such statements are named: a named statement switches to a generic plan after five executions when that plan
+ * looks as cheap, and a read's generic plan cannot use the partial indexes of the API (their WHERE holds the
+ * game, stage and collection as constants), so a read named here could end up scanning a whole collection.
+ * The names are fixed strings of the code, so the statements a connection keeps are bounded by construction.
+ * Elsewhere (the embedded store, a client inside a transaction, a compute thread's stand-in) the statement runs
+ * as `query` does.
+ */
+export function preparedQuery<T extends pg.QueryResultRow = Record<string, unknown>>(
+  db: Db,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<pg.QueryResult<T>> {
+  if (!(db instanceof pg.Pool) || !preparing.has(db)) return query<T>(db, text, values);
+  const known = namedTexts.get(name);
+  if (known === undefined) namedTexts.set(name, text);
+  else if (known !== text) throw new Error(`prepared statement ${name} names two texts`);
+  return onPoolClient(db, async (client) => {
+    try {
+      return await client.query<T>({ name, text, values });
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      // 26000: the session lost it (DEALLOCATE, a pooler's DISCARD ALL): pg parses it again next time.
+      // 42P05: the session holds the name from elsewhere (a pooler that shares server sessions): not ours.
+      // Either way this run goes unnamed, so the write is never refused for it.
+      if (code === '26000') forgetPrepared(client, name);
+      else if (code !== '42P05') throw e;
+      return client.query<T>(text, values);
+    }
+  });
+}
+
+/** pg remembers per connection which names it has parsed; a name the server lost must be parsed again. */
+function forgetPrepared(client: pg.PoolClient, name: string): void {
+  const connection = (client as unknown as { connection?: { parsedStatements?: Record<string, unknown> } })
+    .connection;
+  if (connection?.parsedStatements) delete connection.parsedStatements[name];
+}
+
 async function onPoolClient<R>(pool: pg.Pool, run: (client: pg.PoolClient) => Promise<R>): Promise<R> {
   const client = await pool.connect();
   let failure: Error | undefined;

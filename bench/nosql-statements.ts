@@ -1,0 +1,85 @@
+// Database CPU per statement, on one connection: the statements the server sends for Q1, Q2 and Q5 (compiled by
+// the store's own functions), beside their typed-table baselines, from the backend's CPU time in /proc over
+// STATEMENTS runs, in ROUNDS rounds. Part of `npm run bench nosql-overhead` (PostgreSQL only, same machine).
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { readDocument, storedDocument, withId } from '../src/nosql/wire.js';
+import { parseFindOptions } from '../src/query/find-options.js';
+import { compileSort } from '../src/query/sort.js';
+import { idKey } from '../src/query/values.js';
+import { compileWhere, selectSql } from '../src/store/document-reads.js';
+import { arrayFacts } from '../src/store/multikey.js';
+import { loadTypedPlayers } from './nosql-bare-sql.js';
+import { DOCS, player } from './nosql-data.js';
+
+const STATEMENTS = Number(process.env.BENCH_STATEMENTS ?? 2000);
+const ROUNDS = 3;
+
+type Statement = pg.QueryConfig;
+
+function backendCpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** Each case's database CPU per statement (µs), one figure per round. */
+export async function statementCosts(url: string, game: string): Promise<Record<string, number[]>> {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  const scope = { game, stage: 'preview' as const, collection: 'player' };
+  try {
+    await loadTypedPlayers(pool, { game, stage: 'preview', players: 'player', scan: 'none' }, DOCS, true);
+    const pid = (await pool.query<{ p: number }>('SELECT pg_backend_pid() AS p')).rows[0]!.p;
+    await pool.query('SET synchronous_commit = off');
+    const name = () => `Player ${Math.floor(Math.random() * DOCS)}`;
+    const playbase = async (body: Record<string, unknown>): Promise<Statement> => {
+      const o = parseFindOptions(body);
+      const facts = await arrayFacts(pool, scope);
+      const sort = compileSort(o.sort, 'doc', undefined, facts);
+      const where = compileWhere(scope, o.filter, facts);
+      const unordered = o.sort.length === 0;
+      const limit = unordered ? 101 : o.limit;
+      return selectSql(where, sort, { afterId: undefined, offset: o.skip, limit, ordered: !unordered });
+    };
+    const insert = (named: boolean): Statement => {
+      // The stored form and id key the server would bind (nosql/documents.ts).
+      const doc = withId(readDocument(player(DOCS + Math.floor(Math.random() * 1e9)), 'player'), Date.now);
+      return {
+        ...(named ? { name: 'bench_insert' } : {}),
+        text: `INSERT INTO nosql_documents (game_id, stage, collection, id, doc)
+               SELECT $1, $2, $3, u.id, u.doc::jsonb FROM unnest($4::text[], $5::text[]) AS u(id, doc)`,
+        values: [game, 'preview', 'player', [idKey(doc._id!)], [storedDocument(doc)]],
+      };
+    };
+    const cases: Record<string, () => Promise<Statement> | Statement> = {
+      'Q1 typed table': () => ({
+        text: 'SELECT * FROM bench_players WHERE display_name = $1',
+        values: [name()],
+      }),
+      'Q1 Playbase': () => playbase({ query: { displayName: name() } }),
+      'Q2 typed table': () => ({
+        text: 'SELECT * FROM bench_players WHERE level > $1 ORDER BY level DESC LIMIT $2',
+        values: [90, 20],
+      }),
+      'Q2 Playbase': () => playbase({ query: { level: { $gt: 90 } }, sort: { level: -1 }, limit: 20 }),
+      'Q5 insert, unnamed': () => insert(false),
+      'Q5 insert, named prepared statement': () => insert(true),
+    };
+    const out: Record<string, number[]> = {};
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [label, make] of Object.entries(cases)) {
+        const statements: Statement[] = [];
+        for (let i = 0; i < STATEMENTS; i++) statements.push(await make());
+        const before = backendCpuMicros(pid);
+        for (const s of statements) await pool.query(s);
+        const perStatement = Math.round((backendCpuMicros(pid) - before) / STATEMENTS);
+        out[label] = [...(out[label] ?? []), perStatement];
+      }
+    }
+    for (const [label, rounds] of Object.entries(out))
+      console.log(`database CPU per statement, ${label}: ${rounds.join(' ')} µs`);
+    return out;
+  } finally {
+    await pool.end();
+  }
+}
