@@ -207,7 +207,7 @@ class Run {
   }
 }
 
-function tooManySteps(): Error {
+export function tooManySteps(): Error {
   return queryErrors.tooLarge(
     'state visits of the $regex predicates of one pipeline or update',
     MAX_REGEX_STEPS,
