@@ -154,7 +154,8 @@ function matchDoc(ctx: Ctx, s: string, m: Int32Array, idx: number): Doc {
       size += to - from;
     }
   }
-  spend(ctx, size + captures.length);
+  // A match document costs 8 units besides its text, so an input of empty matches cannot build millions free.
+  spend(ctx, 8 + size + captures.length);
   return { match: s.slice(m[0]!, m[1]!), idx, captures };
 }
 
