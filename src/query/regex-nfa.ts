@@ -17,7 +17,6 @@ import {
   JS_LINE_END,
   JS_SPACE,
   JS_WORD,
-  type Look,
   type LookStep,
   makeSet,
 } from './regex-sets.js';
