@@ -58,6 +58,20 @@ describe('$toDecimal and $convert to decimal', () => {
     expect(codeOf(() => ev({ $toDecimal: { $literal: [1] } }))).toMatch(/^400 .*\$toDecimal/);
     expect(codeOf(() => toStored({ d: dec('1') } as Value))).toMatch(/^400 .*cannot be stored/);
     expect(codeOf(() => fromWire({ d: { $numberDecimal: '1.5' } }))).toMatch(/^400 .*numberDecimal/);
+    const sum = parsePipeline([{ $group: { _id: null, t: { $sum: { $toDecimal: '$v' } } } }]);
+    expect(codeOf(() => runPipelineSync(sum, [{ _id: 1, v: 1 }]))).toMatch(/^400 .*\$sum.*decimal/);
+    const max = parsePipeline([{ $group: { _id: null, t: { $max: { $toDecimal: '$v' } } } }]);
+    expect(
+      toWire(
+        runPipelineSync(max, [
+          { _id: 1, v: '0.5' },
+          { _id: 2, v: 0.25 },
+        ])[0]!,
+      ),
+    ).toEqual({
+      _id: null,
+      t: { $numberDecimal: '0.5' },
+    });
   });
 });
 
