@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { isPlaybaseError } from '../errors.js';
 import { translateRegex } from './regex.js';
 import { patternArb, subjectArb } from './regex-gen.test-util.js';
-import { findProgramOf } from './regex-nfa.js';
+import { findProgramOf, programOf } from './regex-nfa.js';
 import { findMatch } from './regex-pike.js';
-import { newStepBudget } from './regex-vm.js';
+import { newStepBudget, runProgram } from './regex-vm.js';
 
 type Found = { index: number; groups: Array<string | null> } | null;
 
@@ -65,6 +65,12 @@ describe('$regexFind matcher: leftmost-first match and captures in linear time',
     expect(ours('(a*)*', '', 'b')).toEqual({ index: 0, groups: ['', ''] });
     expect(ours('(a*)+', '', 'b')).toEqual({ index: 0, groups: ['', ''] });
     expect(ours('(a|b)*?c', '', 'abc')).toEqual({ index: 0, groups: ['abc', 'b'] });
+  });
+
+  it('a state the last step visited is tried again after skipping ahead (both matchers)', () => {
+    const tr = translateRegex('(?:\\Ba)*\\Bx', '');
+    expect(runProgram(programOf(tr), 'ba bx', newStepBudget())).toBe(true);
+    expect(ours('(?:\\Ba)*\\Bx', '', 'ba bx')).toEqual({ index: 4, groups: ['x'] });
   });
 
   it('reads lookbehinds and ^ from the whole subject when starting later', () => {
