@@ -32,10 +32,12 @@ function v8(pattern: string, options: string, s: string, from = 0): Found {
 }
 
 describe('$regexFind matcher: leftmost-first match and captures in linear time', () => {
-  it('agrees with V8 on generated patterns and subjects, from every start', () => {
+  it('agrees with V8 on generated patterns and subjects, from every start (and the yes/no matcher too)', () => {
     let matched = 0;
     fc.assert(
-      fc.property(patternArb(), subjectArb, fc.constantFrom('', 'm', 's'), (p, s, o) => {
+      fc.property(patternArb(3, true), subjectArb, fc.constantFrom('', 'm', 's'), (p, s, o) => {
+        const yes = runProgram(programOf(translateRegex(p, o)), s, newStepBudget());
+        expect(yes, `yes/no /${p}/${o} on ${JSON.stringify(s)}`).toBe(v8(p, o, s) !== null);
         for (let from = 0; from <= s.length; from++) {
           const a = ours(p, o, s, from);
           expect(a, `/${p}/${o} on ${JSON.stringify(s)} from ${from}`).toEqual(v8(p, o, s, from));

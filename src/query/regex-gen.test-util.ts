@@ -38,12 +38,22 @@ function alt(seqs: GenPattern[]): GenPattern {
   };
 }
 
-/** Patterns of the safe subset (see above); `anchors` adds ^ (same in JS and PCRE without m). */
-export function patternArb(maxDepth = 3): fc.Arbitrary<string> {
+/** Zero-width assertions, as regex.ts translates them (compared against V8 on the translation only). */
+const assertion: fc.Arbitrary<GenPattern> = fc
+  .constantFrom('\\b', '\\B', '$', '^')
+  .map((src) => ({ src, nullable: true, caps: false }));
+
+/**
+ * Patterns of the safe subset (see above), optionally anchored by a leading ^ (same in JS and PCRE without m);
+ * with `assertions`, also \b, \B, $ and ^ anywhere (their raw JavaScript meaning differs from PCRE's: only for
+ * oracles that run the translation).
+ */
+export function patternArb(maxDepth = 3, assertions = false): fc.Arbitrary<string> {
   const { node } = fc.letrec<{ node: GenPattern; item: GenPattern }>((tie) => ({
     item: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
       atom,
+      assertions ? assertion : atom,
       fc.tuple(atom, fc.constantFrom(...QUANTS), fc.boolean()).map(([a, q, lazy]) => quantify(a, q, lazy)),
       fc.tuple(tie('node'), fc.boolean()).map(([inner, capture]) => ({
         src: capture ? `(${inner.src})` : `(?:${inner.src})`,
