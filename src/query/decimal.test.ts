@@ -153,6 +153,11 @@ describe('order and equality with other numbers', () => {
       { $group: { _id: '$v', n: { $sum: 1 } } },
       { $sort: { _id: 1 } },
     ]);
+    const typed = parsePipeline([
+      { $project: { v: { $toDecimal: '$v' } } },
+      { $match: { v: { $type: 'number' }, $and: [{ v: { $type: 'decimal' } }, { v: { $gt: 1 } }] } },
+    ]);
+    expect(runPipelineSync(typed, docs).map((d) => d._id)).toEqual([0, 1, 2]);
     const out = runPipelineSync(stages, docs).map((d) => toWire(d));
     expect(out).toEqual([
       { _id: { $numberDecimal: '0.1' }, n: 1 },
