@@ -4,6 +4,7 @@
 import { type Expr, evaluate, parseExpression } from './aggregate-expr.js';
 import { ConstantTotal, NumericTotal } from './aggregate-sum.js';
 import { compareValues } from './compare-values.js';
+import { isDecimal } from './decimal.js';
 import { queryErrors } from './errors.js';
 import { pipelineErrors } from './pipeline-errors.js';
 import { equalityKey } from './value-identity.js';
@@ -149,6 +150,9 @@ function initialState(field: AccumulatorField): State {
 
 /** Folds one value in; returns how many values the state now holds in addition. */
 function accumulate(state: State, v: Value | undefined, field: AccumulatorField): number {
+  // No decimal arithmetic (docs/query-engine-js.md, "Decimals"): refused rather than skipped as a non-number.
+  if (isDecimal(v) && ['$sum', '$avg', '$stdDevPop', '$stdDevSamp'].includes(state.op))
+    throw pipelineErrors.badExpression(state.op, 'decimal arithmetic is not supported');
   switch (state.op) {
     case '$sum':
     case '$avg':

@@ -1,5 +1,6 @@
 // MongoDB's BSON comparison order over in-memory values: exact across int, long and double.
-import { ObjectId } from 'bson';
+import { Decimal128, ObjectId } from 'bson';
+import { compareWithDecimal } from './decimal.js';
 import type { Doc, Value } from './values.js';
 
 /** Canonical type ranks in MongoDB's order; missing compares as null. */
@@ -16,7 +17,7 @@ const RANK = {
 
 export function typeRank(v: Value | undefined): number {
   if (v === undefined || v === null) return RANK.null;
-  if (typeof v === 'number' || typeof v === 'bigint') return RANK.number;
+  if (typeof v === 'number' || typeof v === 'bigint' || v instanceof Decimal128) return RANK.number;
   if (typeof v === 'string') return RANK.string;
   if (typeof v === 'boolean') return RANK.boolean;
   if (v instanceof Date) return RANK.date;
@@ -34,6 +35,8 @@ export function compareValues(a: Value | undefined, b: Value | undefined): numbe
     case RANK.null:
       return 0;
     case RANK.number:
+      if (a instanceof Decimal128 || b instanceof Decimal128)
+        return compareWithDecimal(a as number | bigint | Decimal128, b as number | bigint | Decimal128);
       return compareNumbers(a as number | bigint, b as number | bigint);
     case RANK.string:
       return compareStrings(a as string, b as string);

@@ -4,7 +4,7 @@
 // Equality ($eq, $in, $all, and $or/$and of them) on a path that reaches many values is a hash lookup of
 // equalityKey, and each path is walked once per document: n operands against an array of m elements cost
 // O(n + m), not O(n × m) (issue 20: a $pull {$in} of 10,000 values on 10,000 elements took 6 s).
-import { ObjectId } from 'bson';
+import { Decimal128, ObjectId } from 'bson';
 import { compareValues, typeRank } from './compare-values.js';
 import { truthy } from './expr/args.js';
 import { evalExpr } from './expr/index.js';
@@ -184,6 +184,7 @@ function typeName(r: Reached): string {
   if (typeof r === 'boolean') return 'bool';
   if (r instanceof Date) return 'date';
   if (r instanceof ObjectId) return 'objectId';
+  if (r instanceof Decimal128) return 'decimal';
   return Array.isArray(r) ? 'array' : 'object';
 }
 

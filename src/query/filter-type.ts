@@ -21,10 +21,10 @@ const TYPE_NAMES: Record<string, string[]> = {
   int: ['int'],
   timestamp: [],
   long: ['long'],
-  decimal: [],
+  decimal: ['decimal'],
   minKey: [],
   maxKey: [],
-  number: ['int', 'long', 'double'],
+  number: ['int', 'long', 'double', 'decimal'],
 };
 const TYPE_CODES: Record<number, string> = {
   1: 'double',

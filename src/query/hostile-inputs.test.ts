@@ -256,6 +256,30 @@ describe('regular expression bounds', () => {
     expect(codeOf(() => translateRegex(nest(100_000), ''))).toBe('QUERY_BAD_REGEX');
   });
 
+  const project = (expr: unknown, s: string) =>
+    runPipelineSync(parsePipeline([{ $project: { _id: 0, r: expr } }]), [{ _id: 1, s }]);
+
+  it('$regexFindAll of an empty pattern over 2,000,000 characters → 400 QUERY_TOO_LARGE, quickly', () => {
+    const s = 'a'.repeat(2_000_000);
+    within(10_000, () =>
+      expect(codeOf(() => project({ $regexFindAll: { input: '$s', regex: '' } }, s))).toBe('QUERY_TOO_LARGE'),
+    );
+  });
+
+  it('$regexFind with 100 capture groups over 1,000,000 characters → bounded; 101 groups → 400 naming it', () => {
+    const groups = '(a?)'.repeat(100);
+    const s = `${'a'.repeat(1_000_000)}`;
+    within(10_000, () => {
+      try {
+        const [out] = project({ $regexFind: { input: '$s', regex: `${groups}b` } }, s);
+        expect(out).toEqual({ r: null });
+      } catch (e) {
+        expect(isPlaybaseError(e) && e.code).toBe('QUERY_TOO_LARGE');
+      }
+    });
+    expect(() => project({ $regexFind: { input: '$s', regex: `${groups}()` } }, 'a')).toThrow('$regexFind');
+  });
+
   it.each([
     ['^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\\.[A-Za-z]{2,}$', 'i'],
     ['^.{0,255}$', 's'],

@@ -3,7 +3,8 @@
 // Bytewise order of keys is MongoDB's BSON comparison order, and equal keys mean equal values (5, 5.0 and
 // long 5 share a key). One type-rank byte, then the value; objects and arrays end with 00 so a prefix sorts
 // first. Numbers: the nearest double in 8 sortable bytes, then the exact remainder of a long beyond 2^53.
-import { ObjectId } from 'bson';
+import { Decimal128, ObjectId } from 'bson';
+import { decimalKeyParts } from './decimal.js';
 import { isDoc, type Value } from './values.js';
 
 export const KEY = {
@@ -40,6 +41,7 @@ function pushKey(v: Value | undefined, out: Buffer[]): void {
   else if (v === null) out.push(KEY.null);
   else if (typeof v === 'number') out.push(numberKey(v, 0));
   else if (typeof v === 'bigint') out.push(longKey(v));
+  else if (v instanceof Decimal128) out.push(decimalKey(v));
   else if (typeof v === 'string')
     out.push(Buffer.from([RANK_BYTE.string]), Buffer.from(v, 'utf8'), Buffer.from([0]));
   else if (typeof v === 'boolean') out.push(Buffer.from([RANK_BYTE.boolean, v ? 1 : 0]));
@@ -69,6 +71,22 @@ function numberKey(f: number, remainder: number): Buffer {
   }
   out.writeUInt16BE(remainder + 2048, 9);
   return out;
+}
+
+/**
+ * A decimal's key (decimalKeyParts): the key of the nearest double and integer remainder, then, if the value
+ * lies strictly inside the next unit, FF and the fraction's digits as A0-A9. FF is above every byte that can
+ * follow a number key (a type rank or the 00 end), and A0-A9 above the bytes that follow the digits, so keys
+ * order as the values do and equal values (with doubles and longs too) have equal keys. In memory only.
+ */
+function decimalKey(d: Decimal128): Buffer {
+  const { f, r, digits } = decimalKeyParts(d);
+  const head = numberKey(f, r);
+  if (digits === '') return head;
+  const tail = Buffer.alloc(1 + digits.length);
+  tail[0] = 0xff;
+  for (let i = 0; i < digits.length; i++) tail[i + 1] = 0xa0 + digits.charCodeAt(i) - 48;
+  return Buffer.concat([head, tail]);
 }
 
 function longKey(l: bigint): Buffer {

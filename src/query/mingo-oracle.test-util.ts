@@ -5,7 +5,7 @@
 // this is exact, and MongoDB compares longs and numbers by value anyway); an ObjectId becomes a 12-byte
 // Uint8Array, which mingo orders bytewise between arrays and booleans — where MongoDB puts ObjectIds.
 // Our outputs are mapped the same way before comparing.
-import { ObjectId } from 'bson';
+import { Decimal128, ObjectId } from 'bson';
 import fc from 'fast-check';
 import { compareStrings } from './compare-values.js';
 import type { Doc, Value } from './values.js';
@@ -14,6 +14,8 @@ export function toMingo(v: Value | undefined): unknown {
   if (v === undefined || v === null || typeof v !== 'object') return typeof v === 'bigint' ? Number(v) : v;
   if (v instanceof Date) return new Date(v.getTime());
   if (v instanceof ObjectId) return new Uint8Array(v.id);
+  // mingo has no decimals ($toDecimal is its $toDouble): compared as the nearest double (deviation D1).
+  if (v instanceof Decimal128) return Number(v.toString());
   if (Array.isArray(v)) return v.map(toMingo);
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(v)) out[key] = toMingo(v[key]);

@@ -3,10 +3,12 @@
 // V8's RegExp backtracks: `.*x` over 100,000 characters took 12 s and `^(a|a)*$` doubles per character
 // (issue 20), so the server never runs it on stored data. This reads exactly the subset regex.ts emits, with
 // JavaScript's meaning under the u flag: code points (`\u{h}`, `\uhhhh`, `\t\n\v\f\r`, bare characters), `.`,
-// classes with ranges and `\d\D\s\S\w\W`, `(?:...)`, `|`, `* + ? {n} {n,} {n,m}` (lazy marks ignored: only a
-// yes/no match is asked), `^`, `$`, and lookarounds whose body is a finite set of short sequences (`(?<=\n)`,
+// classes with ranges and `\d\D\s\S\w\W`, `(...)` (capture groups, numbered in order), `(?:...)`, `|`,
+// `* + ? {n} {n,} {n,m}` and their lazy forms, `^`, `$`, and lookarounds whose body is a finite set of short sequences (`(?<=\n)`,
 // `(?!$)`, `(?=\n?$)`, the parts of `\b`), which become O(1) position checks. Anything else throws, so a
 // change in regex.ts that this does not read is a 400 at parse time (translateRegex compiles both).
+
+import { buildProgram, type Node, OP_CHAR, OP_JMP, OP_LOOK, OP_SPLIT, type Program } from './regex-build.js';
 import {
   type CharSet,
   complement,
@@ -15,37 +17,11 @@ import {
   JS_LINE_END,
   JS_SPACE,
   JS_WORD,
-  type Look,
   type LookStep,
   makeSet,
 } from './regex-sets.js';
 
-export const OP_CHAR = 0;
-export const OP_SPLIT = 1;
-export const OP_JMP = 2;
-export const OP_LOOK = 3;
-const OP_MATCH = 4;
-
-/** Instruction i is op[i] with operands a[i] (next, or first branch) and b[i] (second branch, set or look). */
-export interface Program {
-  op: Uint8Array;
-  a: Int32Array;
-  b: Int32Array;
-  sets: CharSet[];
-  looks: Look[];
-  start: number;
-  /** Every match starts at position 0 (a leading `^`): the search ends once no thread is alive. */
-  anchored: boolean;
-  /** The sets one of which the first code point of any match is in, or null (an empty match is possible). */
-  first: CharSet[] | null;
-}
-
-type Node =
-  | { k: 'set'; set: CharSet }
-  | { k: 'look'; look: Look }
-  | { k: 'seq'; items: Node[] }
-  | { k: 'alt'; items: Node[] }
-  | { k: 'rep'; item: Node; min: number; max: number };
+export { OP_CHAR, OP_JMP, OP_LOOK, OP_SPLIT, type Program };
 
 type Ranges = Array<[number, number]>;
 
@@ -56,45 +32,35 @@ const MAX_LOOK_ALTS = 64;
 const SHORTHANDS: Record<string, Ranges> = { d: JS_DIGIT, s: JS_SPACE, w: JS_WORD };
 const CONTROL_ESCAPES: Record<string, number> = { t: 9, n: 10, v: 11, f: 12, r: 13 };
 
-function compileProgram(js: string): Program {
+/** Most capture groups a pattern may have for $regexFind/$regexFindAll (each costs every thread 2 slots). */
+export const MAX_FIND_GROUPS = 100;
+
+function compile(js: string, captures: boolean): Program {
   const parser = new JsRegexParser([...js]);
   const tree = parser.parseAll();
-  const builder = new Builder();
-  const matchState = builder.add(OP_MATCH, 0, 0);
-  const start = builder.emit(tree, matchState);
-  const code = builder.finish();
-  return { ...code, start, anchored: anchoredAtStart(tree), first: firstSets(code, start) };
-}
-
-/** Most sets kept for skipping positions where no match can start; past it every position is tried. */
-const MAX_FIRST_SETS = 8;
-
-/** The sets reachable from start without reading, taking every assertion as holding (so a superset). */
-function firstSets(code: Pick<Program, 'op' | 'a' | 'b' | 'sets'>, start: number): CharSet[] | null {
-  const found = new Set<CharSet>();
-  const seen = new Set<number>();
-  const stack = [start];
-  while (stack.length > 0) {
-    const state = stack.pop()!;
-    if (seen.has(state)) continue;
-    seen.add(state);
-    const op = code.op[state];
-    if (op === OP_MATCH) return null;
-    if (op === OP_CHAR) found.add(code.sets[code.b[state]!]!);
-    else if (op === OP_SPLIT) stack.push(code.a[state]!, code.b[state]!);
-    else stack.push(code.a[state]!);
-  }
-  return found.size <= MAX_FIRST_SETS ? [...found] : null;
+  if (captures && parser.groups > MAX_FIND_GROUPS) throw unsupported('more capture groups');
+  return buildProgram(tree, captures, parser.groups);
 }
 
 const programs = new WeakMap<object, Program>();
+const findPrograms = new WeakMap<object, Program>();
 
-/** The program of a translated regex, compiled once per TranslatedRegex. */
+/** The yes/no program of a translated regex, compiled once per TranslatedRegex. */
 export function programOf(regex: { js: string }): Program {
   let prog = programs.get(regex);
   if (prog === undefined) {
-    prog = compileProgram(regex.js);
+    prog = compile(regex.js, false);
     programs.set(regex, prog);
+  }
+  return prog;
+}
+
+/** The program with capture slots and PCRE's preference order (regex-pike.ts), compiled once per regex. */
+export function findProgramOf(regex: { js: string }): Program {
+  let prog = findPrograms.get(regex);
+  if (prog === undefined) {
+    prog = compile(regex.js, true);
+    findPrograms.set(regex, prog);
   }
   return prog;
 }
@@ -105,6 +71,8 @@ function unsupported(what: string): Error {
 
 class JsRegexParser {
   private pos = 0;
+  /** Capture groups seen so far (a group's number is its opening parenthesis's rank). */
+  groups = 0;
 
   constructor(private readonly src: string[]) {}
 
@@ -162,7 +130,9 @@ class JsRegexParser {
 
   private parseGroup(depth: number): Node {
     let look: { ahead: boolean; negate: boolean } | undefined;
-    if (this.src[this.pos] === '?') {
+    let index = 0;
+    if (this.src[this.pos] !== '?') index = ++this.groups;
+    else {
       const head = this.src.slice(this.pos, this.pos + 3).join('');
       if (head.startsWith('?:')) this.pos += 2;
       else if (head.startsWith('?=') || head.startsWith('?!')) {
@@ -175,6 +145,7 @@ class JsRegexParser {
     }
     const inner = this.parseAlt(depth);
     if (this.src[this.pos++] !== ')') throw unsupported('a missing )');
+    if (index > 0) return { k: 'cap', index, item: inner };
     if (look === undefined) return inner;
     return { k: 'look', look: { ...look, alts: lookSequences(inner, look.ahead) } };
   }
@@ -238,7 +209,7 @@ class JsRegexParser {
     return this.shorthand() ?? this.escapedCodePoint();
   }
 
-  /** A quantifier after an atom, if any: * + ? {n} {n,} {n,m}, with an optional lazy ? (ignored). */
+  /** A quantifier after an atom, if any: * + ? {n} {n,} {n,m}, with an optional lazy ?. */
   private parseQuantifier(atom: Node): Node {
     const ch = this.src[this.pos];
     let min: number;
@@ -255,9 +226,10 @@ class JsRegexParser {
       // regex.ts refuses counts over 255 and bounds the expanded size; this only guards against a change there.
       if (min > 1000 || (max !== Infinity && max > 1000) || max < min) throw unsupported('a count');
     } else return atom;
-    if (this.src[this.pos] === '?') this.pos++;
+    const lazy = this.src[this.pos] === '?';
+    if (lazy) this.pos++;
     if (atom.k === 'look') throw unsupported('a quantified assertion');
-    return { k: 'rep', item: atom, min, max };
+    return { k: 'rep', item: atom, min, max, lazy };
   }
 }
 
@@ -266,6 +238,8 @@ function lookSequences(node: Node, ahead: boolean): LookStep[][] {
   switch (node.k) {
     case 'set':
       return [[node.set]];
+    case 'cap':
+      throw unsupported('a capture group in an assertion');
     case 'look': {
       const { look } = node;
       const edgeOnly = look.alts.length === 1 && look.alts[0]!.length === 1 && look.alts[0]![0] === EDGE;
@@ -300,96 +274,4 @@ function lookSequences(node: Node, ahead: boolean): LookStep[][] {
 function capped(seqs: LookStep[][]): LookStep[][] {
   if (seqs.length > MAX_LOOK_ALTS) throw unsupported('a large assertion');
   return seqs;
-}
-
-function anchoredAtStart(node: Node): boolean {
-  switch (node.k) {
-    case 'look':
-      return (
-        !node.look.ahead && !node.look.negate && node.look.alts.every((a) => a.length === 1 && a[0] === EDGE)
-      );
-    case 'seq':
-      return node.items.length > 0 && anchoredAtStart(node.items[0]!);
-    case 'alt':
-      return node.items.every(anchoredAtStart);
-    case 'rep':
-      return node.min > 0 && anchoredAtStart(node.item);
-    case 'set':
-      return false;
-  }
-}
-
-/** Emits instructions back to front: emit(node, next) returns the entry of node, which continues at next. */
-class Builder {
-  private readonly op: number[] = [];
-  private readonly a: number[] = [];
-  private readonly b: number[] = [];
-  private readonly sets: CharSet[] = [];
-  private readonly setIds = new Map<CharSet, number>();
-  private readonly looks: Look[] = [];
-
-  add(op: number, a: number, b: number): number {
-    this.op.push(op);
-    this.a.push(a);
-    this.b.push(b);
-    return this.op.length - 1;
-  }
-
-  emit(node: Node, next: number): number {
-    switch (node.k) {
-      case 'set':
-        return this.add(OP_CHAR, next, this.setId(node.set));
-      case 'look':
-        this.looks.push(node.look);
-        return this.add(OP_LOOK, next, this.looks.length - 1);
-      case 'seq': {
-        let entry = next;
-        for (let i = node.items.length - 1; i >= 0; i--) entry = this.emit(node.items[i]!, entry);
-        return entry;
-      }
-      case 'alt': {
-        let entry = this.emit(node.items[node.items.length - 1]!, next);
-        for (let i = node.items.length - 2; i >= 0; i--) {
-          entry = this.add(OP_SPLIT, this.emit(node.items[i]!, next), entry);
-        }
-        return entry;
-      }
-      case 'rep':
-        return this.emitRep(node, next);
-    }
-  }
-
-  /** x{n,m} is n copies then m - n nested optional copies; x{n,} is n copies then a loop (copies share sets). */
-  private emitRep(node: Extract<Node, { k: 'rep' }>, next: number): number {
-    let entry: number;
-    if (node.max === Infinity) {
-      const loop = this.add(OP_SPLIT, 0, next);
-      this.a[loop] = this.emit(node.item, loop);
-      entry = loop;
-    } else {
-      entry = next;
-      for (let i = node.min; i < node.max; i++) entry = this.add(OP_SPLIT, this.emit(node.item, entry), next);
-    }
-    for (let i = 0; i < node.min; i++) entry = this.emit(node.item, entry);
-    return entry;
-  }
-
-  private setId(set: CharSet): number {
-    let id = this.setIds.get(set);
-    if (id === undefined) {
-      id = this.sets.push(set) - 1;
-      this.setIds.set(set, id);
-    }
-    return id;
-  }
-
-  finish(): Pick<Program, 'op' | 'a' | 'b' | 'sets' | 'looks'> {
-    return {
-      op: Uint8Array.from(this.op),
-      a: Int32Array.from(this.a),
-      b: Int32Array.from(this.b),
-      sets: this.sets,
-      looks: this.looks,
-    };
-  }
 }

@@ -115,7 +115,13 @@ class Run {
     this.newGeneration();
     for (let pos = 0; ; ) {
       // No thread alive: skip to a position where a match can start (a step spent per position skipped).
-      if (this.curCount === 0 && first !== null && pos > 0 && !anchored) pos = this.skip(pos, first);
+      if (this.curCount === 0 && first !== null && pos > 0 && !anchored) {
+        const at = this.skip(pos, first);
+        // The marks of this generation were set at the position skipped from: a state the last step visited
+        // there (an assertion that failed) must be visited again here ((?:\Ba)*\Bx on "ba bx" missed its match).
+        if (at !== pos) this.newGeneration();
+        pos = at;
+      }
       // A thread starting here, after the threads carried from the previous position (same generation).
       if ((pos === 0 || !anchored) && this.addClosure(prog.start, pos, true)) return true;
       if (pos >= len || (this.curCount === 0 && anchored)) return false;
@@ -207,7 +213,7 @@ class Run {
   }
 }
 
-function tooManySteps(): Error {
+export function tooManySteps(): Error {
   return queryErrors.tooLarge(
     'state visits of the $regex predicates of one pipeline or update',
     MAX_REGEX_STEPS,

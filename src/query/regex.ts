@@ -4,8 +4,8 @@
 // u flag), using only constructs whose meaning is the same in both and in PCRE2 (UTF mode, newline = LF):
 // `.` becomes [^\n] unless s; `$` becomes "end, or before a final newline" unless m; m-mode ^ and $ become
 // lookarounds on \n; \d \w \s become their ASCII classes; i expands letters to both cases (k and s also to
-// U+212A and U+017F, as PCRE's caseless sets do). Only a yes/no match is asked, so greedy and lazy
-// quantifiers are the same. Anything else (backreferences, lookarounds, named groups, inline flags,
+// U+212A and U+017F, as PCRE's caseless sets do). The JavaScript keeps capture groups and lazy marks
+// ($regexFind reports them); the SQL drops them (`~` only asks yes or no). Anything else (backreferences, lookarounds, named groups, inline flags,
 // Unicode properties, possessive quantifiers, counts over 255, non-ASCII letters under i) is refused with
 // QUERY_BAD_REGEX rather than risk a different answer.
 //
@@ -115,10 +115,10 @@ class RegexParser {
       const ch = this.peek();
       if (ch === undefined || ch === '|' || ch === ')') return { out, size };
       const [atom, quantifiable] = this.parseAtom(depth);
-      const q = this.parseQuantifier();
+      const [q, lazy] = this.parseQuantifier();
       if (q !== '' && !quantifiable) throw queryErrors.badRegex('a quantifier follows nothing repeatable');
       out[0] += atom.out[0] + q;
-      out[1] += atom.out[1] + q;
+      out[1] += atom.out[1] + q + (lazy ? '?' : '');
       size += atom.size * largestCount(q);
     }
   }
@@ -183,13 +183,18 @@ class RegexParser {
     // Checked before descending, so the recursion of this parser is bounded too.
     if (depth > MAX_REGEX_NESTING)
       throw queryErrors.badRegex(`the pattern is too complex: groups nest deeper than ${MAX_REGEX_NESTING}`);
-    if (this.peek() === '?') {
+    const capture = this.peek() !== '?';
+    if (!capture) {
       if (this.peek(1) !== ':') throw queryErrors.badRegex('only (...) and (?:...) groups are supported');
       this.pos += 2;
     }
     const inner = this.parseAlternation(depth);
     if (this.src[this.pos++] !== ')') throw queryErrors.badRegex('missing )');
-    return { out: [`(?:${inner.out[0]})`, `(?:${inner.out[1]})`], size: inner.size };
+    // JavaScript keeps the capture groups (numbered as in the pattern) for $regexFind; SQL never needs them.
+    return {
+      out: [`(?:${inner.out[0]})`, capture ? `(${inner.out[1]})` : `(?:${inner.out[1]})`],
+      size: inner.size,
+    };
   }
 
   private parseEscape(): [Out, boolean] {
@@ -288,8 +293,8 @@ class RegexParser {
     };
   }
 
-  /** Reads a quantifier after an atom ('' if none); lazy marks are dropped, possessive ones refused. */
-  private parseQuantifier(): string {
+  /** Reads a quantifier after an atom ('' if none) and whether it is lazy; possessive ones are refused. */
+  private parseQuantifier(): [string, boolean] {
     this.skipExtended();
     const ch = this.peek();
     let q = '';
@@ -298,11 +303,12 @@ class RegexParser {
       this.pos++;
     } else if (ch === '{') {
       const found = this.quantifierAt(this.pos);
-      if (found === null) return '';
+      if (found === null) return ['', false];
       q = found.text;
       this.pos = found.end;
-    } else return '';
-    if (this.peek() === '?') this.pos++;
+    } else return ['', false];
+    const lazy = this.peek() === '?';
+    if (lazy) this.pos++;
     else if (this.peek() === '+') throw queryErrors.badRegex('possessive quantifiers are not supported');
     const next = this.peek();
     if (
@@ -313,7 +319,7 @@ class RegexParser {
     ) {
       throw queryErrors.badRegex('a quantifier follows a quantifier');
     }
-    return q;
+    return [q, lazy];
   }
 
   private quantifierAt(at: number): { text: string; end: number } | null {

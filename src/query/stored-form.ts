@@ -7,7 +7,8 @@
 // "$o": [field names in document order] when that order differs from the order JSONB keeps keys in (shorter
 // key first, then bytewise), because JSONB forgets field order and MongoDB's comparison of embedded documents
 // depends on it. User field names never start with $, so none of these tags can be mistaken for data.
-import { ObjectId } from 'bson';
+import { Decimal128, ObjectId } from 'bson';
+import { queryErrors } from './errors.js';
 import { type Doc, dateToWire, type Value } from './values.js';
 
 export function toStored(v: Value): unknown {
@@ -21,6 +22,8 @@ export function toStored(v: Value): unknown {
   if (typeof v === 'bigint') return { $numberLong: v.toString() };
   if (v instanceof Date) return { $date: v.getTime() };
   if (v instanceof ObjectId) return { $oid: v.toHexString() };
+  // Decimals live only inside a pipeline or projection (docs/query-engine-js.md): never written.
+  if (v instanceof Decimal128) throw queryErrors.badValue('', 'decimal values ($toDecimal) cannot be stored');
   if (Array.isArray(v)) return v.map(toStored);
   return storeDoc(v);
 }

@@ -1,5 +1,6 @@
 // Type-exact identity, deep copies and hashable keys of values, for update no-op detection and grouping.
-import { ObjectId } from 'bson';
+import { Decimal128, ObjectId } from 'bson';
+import { decimalKeyParts } from './decimal.js';
 import { type Doc, isDoc, setField, type Value } from './values.js';
 
 /**
@@ -13,6 +14,8 @@ export function identical(a: Value | undefined, b: Value | undefined): boolean {
   if (a === null || typeof a !== 'object') return a === b;
   if (a instanceof Date) return b instanceof Date && a.getTime() === b.getTime();
   if (a instanceof ObjectId) return b instanceof ObjectId && a.equals(b);
+  if (a instanceof Decimal128) return b instanceof Decimal128 && a.toString() === b.toString();
+  if (b instanceof Decimal128) return false;
   if (Array.isArray(a))
     return Array.isArray(b) && a.length === b.length && a.every((x, i) => identical(x, b[i]));
   if (!isDoc(b)) return false;
@@ -23,7 +26,7 @@ export function identical(a: Value | undefined, b: Value | undefined): boolean {
 
 /** A deep copy that shares nothing mutable with the original (ObjectIds are immutable and kept). */
 export function cloneValue<T extends Value>(v: T): T {
-  if (v === null || typeof v !== 'object' || v instanceof ObjectId) return v;
+  if (v === null || typeof v !== 'object' || v instanceof ObjectId || v instanceof Decimal128) return v;
   if (v instanceof Date) return new Date(v.getTime()) as T;
   if (Array.isArray(v)) return v.map(cloneValue) as T;
   return cloneDoc(v as Doc) as T;
@@ -47,10 +50,19 @@ export function equalityKey(v: Value | undefined): string {
   if (typeof v === 'boolean') return v ? 'T' : 'F';
   if (v instanceof Date) return `d${v.getTime()}`;
   if (v instanceof ObjectId) return `o${v.toHexString()}`;
+  if (v instanceof Decimal128) return `n${decimalEqualityKey(v)}`;
   if (Array.isArray(v)) return `[${v.map(equalityKey).join(',')}]`;
   return `{${Object.keys(v)
     .map((k) => `${JSON.stringify(k)}:${equalityKey(v[k])}`)
     .join(',')}}`;
+}
+
+/** A decimal equal to a double or a long gets its key; any other value a key no double or long has. */
+function decimalEqualityKey(d: Decimal128): string {
+  const { f, r, digits } = decimalKeyParts(d);
+  if (digits !== '') return `~${f}/${r}/${digits}`;
+  if (r === 0) return numberKey(f);
+  return (BigInt(f) + BigInt(r)).toString();
 }
 
 function numberKey(n: number): string {

@@ -2,7 +2,7 @@
 // arrays, $facet, $lookup, $unionWith): about BSON's size (names and strings by their UTF-16 length, numbers and
 // dates 8 bytes, 5 per field or element of overhead). Memoized per document or array, so a value held in many
 // places (a foreign document matched by many $lookup inputs) is measured once.
-import { ObjectId } from 'bson';
+import { Decimal128, ObjectId } from 'bson';
 import { isDoc, type Value } from './values.js';
 
 const sizes = new WeakMap<object, number>();
@@ -12,6 +12,7 @@ export function valueBytes(v: Value | undefined): number {
   if (typeof v === 'number' || typeof v === 'bigint' || v instanceof Date) return 8;
   if (typeof v === 'string') return v.length + 5;
   if (v instanceof ObjectId) return 12;
+  if (v instanceof Decimal128) return 16;
   const known = sizes.get(v);
   if (known !== undefined) return known;
   let n = 5;

@@ -1,16 +1,19 @@
 // The in-memory value model of documents, and its conversion from and to extended JSON on the wire.
-import { EJSON, ObjectId } from 'bson';
+import { Decimal128, EJSON, ObjectId } from 'bson';
 import { queryErrors } from './errors.js';
 
-/** number is an int32 or a double (not told apart in memory); bigint is a MongoDB long (int64). */
-export type Value = null | boolean | number | string | bigint | Date | ObjectId | Value[] | Doc;
+/**
+ * number is an int32 or a double (not told apart in memory); bigint is a MongoDB long (int64); Decimal128 only
+ * arises inside an aggregation or projection ($toDecimal, $convert): never parsed from the wire or stored.
+ */
+export type Value = null | boolean | number | string | bigint | Date | ObjectId | Decimal128 | Value[] | Doc;
 export interface Doc {
   [key: string]: Value;
 }
 
 export { compareValues, typeRank, valuesEqual } from './compare-values.js';
 export { fromStored, storedText, toStored } from './stored-form.js';
-export { ObjectId };
+export { Decimal128, ObjectId };
 
 const LONG_MIN = -(2n ** 63n);
 const LONG_MAX = 2n ** 63n - 1n;
@@ -46,7 +49,8 @@ export function isDoc(v: Value | undefined): v is Doc {
     v !== null &&
     !Array.isArray(v) &&
     !(v instanceof Date) &&
-    !(v instanceof ObjectId)
+    !(v instanceof ObjectId) &&
+    !(v instanceof Decimal128)
   );
 }
 
@@ -201,6 +205,7 @@ export function toWire(v: Value): unknown {
   if (typeof v === 'bigint') return { $numberLong: v.toString() };
   if (v instanceof Date) return dateToWire(v);
   if (v instanceof ObjectId) return { $oid: v.toHexString() };
+  if (v instanceof Decimal128) return { $numberDecimal: v.toString() };
   if (Array.isArray(v)) return v.map(toWire);
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(v)) {

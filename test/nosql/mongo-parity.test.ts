@@ -323,3 +323,80 @@ describe('projection operators of find over HTTP', () => {
     }
   });
 });
+
+describe('$regexFind, $regexFindAll and $toDecimal over HTTP', () => {
+  it('aggregate and find projections answer matches, captures and decimals in extended JSON', async () => {
+    const c = await collectionWith([
+      { _id: 1, name: 'Ada Lovelace', price: '0.1' },
+      { _id: 2, name: 'Grace Hopper', price: 1.5 },
+      { _id: 3, name: 'x', price: '1.50' },
+    ]);
+    const agg = await post(c, 'aggregate', [
+      {
+        $project: {
+          first: { $regexFind: { input: '$name', regex: '^(\\w+) (\\w+)?$' } },
+          vowels: { $size: { $regexFindAll: { input: '$name', regex: '[aeiou]', options: 'i' } } },
+          price: { $toDecimal: '$price' },
+        },
+      },
+      { $sort: { price: 1, _id: 1 } },
+    ]);
+    expect(agg.status).toBe(200);
+    expect(agg.json).toEqual([
+      {
+        _id: 1,
+        first: { match: 'Ada Lovelace', idx: 0, captures: ['Ada', 'Lovelace'] },
+        vowels: 6,
+        price: { $numberDecimal: '0.1' },
+      },
+      {
+        _id: 2,
+        first: { match: 'Grace Hopper', idx: 0, captures: ['Grace', 'Hopper'] },
+        vowels: 4,
+        price: { $numberDecimal: '1.50000000000000' },
+      },
+      { _id: 3, first: null, vowels: 0, price: { $numberDecimal: '1.50' } },
+    ]);
+    expect(
+      await find(c, {
+        query: { _id: 2 },
+        fields: { m: { $regexFindAll: { input: '$name', regex: 'o(p*)' } } },
+      }),
+    ).toEqual([{ _id: 2, m: [{ match: 'opp', idx: 7, captures: ['pp'] }] }]);
+  });
+
+  it('bad operands, decimal arithmetic and stored decimals answer 400 naming what refused', async () => {
+    const c = await collectionWith([{ _id: 1, s: 'a', n: 5 }]);
+    await expect400(
+      c,
+      'aggregate',
+      [{ $project: { m: { $regexFind: { input: '$n', regex: 'a' } } } }],
+      'QUERY_BAD_EXPRESSION',
+      '$regexFind',
+    );
+    await expect400(
+      c,
+      'aggregate',
+      [{ $project: { m: { $regexFindAll: { input: '$s', regex: '(?<x>a)' } } } }],
+      'QUERY_BAD_EXPRESSION',
+      '$regexFindAll',
+    );
+    await expect400(
+      c,
+      'aggregate',
+      [{ $group: { _id: null, t: { $sum: { $toDecimal: '$n' } } } }],
+      'QUERY_BAD_EXPRESSION',
+      '$sum',
+    );
+    await expect400(
+      c,
+      'aggregate',
+      [{ $project: { t: { $add: [{ $toDecimal: '$n' }, 1] } } }],
+      'QUERY_BAD_EXPRESSION',
+      '$add',
+    );
+    const stored = await post(c, 'insert', [{ _id: 2, d: { $numberDecimal: '1.5' } }]);
+    expect(stored.status).toBe(400);
+    expect((stored.json as Json).message).toContain('$numberDecimal');
+  });
+});

@@ -1,4 +1,6 @@
 // Operand helpers shared by the operator families: positional and named operands, numeric classification.
+
+import { decimalIsZero, isDecimal } from '../decimal.js';
 import type { Value } from '../values.js';
 import { isDoc } from '../values.js';
 import { bad, type Ctx, type Expr, evalExpr, type Out, parseExpr, type Scope } from './core.js';
@@ -81,6 +83,7 @@ export function typeName(v: Out): string {
   if (v instanceof Date) return 'date';
   if (Array.isArray(v)) return 'array';
   if (isDoc(v)) return 'object';
+  if (isDecimal(v)) return 'decimal';
   return 'objectId';
 }
 
@@ -89,5 +92,6 @@ export function truthy(v: Out): boolean {
   if (v === undefined || v === null || v === false) return false;
   if (typeof v === 'number') return v !== 0;
   if (typeof v === 'bigint') return v !== 0n;
+  if (isDecimal(v)) return !decimalIsZero(v);
   return true;
 }

@@ -1,6 +1,16 @@
-// Types: $type $isNumber $convert $toString $toInt $toLong $toDouble $toBool $toDate $toObjectId, with
-// MongoDB's conversion table. $toDecimal and to: "decimal" answer 400: decimals are not in the value model.
+// Types: $type $isNumber $convert $toString $toInt $toLong $toDouble $toBool $toDate $toObjectId $toDecimal,
+// with MongoDB's conversion table. Decimals convert to and from every type MongoDB converts (decimal.ts); no
+// other operator computes with them (docs/query-engine-js.md).
 import { ObjectId } from 'bson';
+import {
+  Decimal128,
+  decimalFromDouble,
+  decimalFromString,
+  decimalInRange,
+  decimalIsZero,
+  decimalTrunc,
+  isDecimal,
+} from '../decimal.js';
 import type { Value } from '../values.js';
 import { isInt32, isNullish, LONG_MAX, LONG_MIN, named, optExpr, positional, typeName } from './args.js';
 import { bad, type Expr, evalExpr, type OpParser, type Out, parseExpr, register } from './core.js';
@@ -55,6 +65,7 @@ function convert(op: string, v: Value, to: string): Value {
       if (typeof v === 'boolean') return v;
       if (typeof v === 'number') return v !== 0;
       if (typeof v === 'bigint') return v !== 0n;
+      if (isDecimal(v)) return !decimalIsZero(v);
       // Every other type converts to true (strings, ObjectIds, dates, arrays and documents alike).
       return true;
     case 'int':
@@ -63,6 +74,7 @@ function convert(op: string, v: Value, to: string): Value {
     case 'double':
       if (typeof v === 'boolean') return v ? 1 : 0;
       if (typeof v === 'number' || typeof v === 'bigint') return Number(v);
+      if (isDecimal(v)) return Number(v.toString());
       if (v instanceof Date) return v.getTime();
       if (typeof v === 'string') {
         if (DOUBLE_TEXT.test(v)) return Number(v) || 0;
@@ -83,6 +95,12 @@ function convert(op: string, v: Value, to: string): Value {
         return d;
       }
       if (v instanceof ObjectId) return new Date(v.getTimestamp().getTime());
+      if (isDecimal(v)) {
+        const ms = decimalTrunc(v);
+        const d = new Date(ms === undefined ? Number.NaN : Number(ms));
+        if (Number.isNaN(d.getTime())) throw new ConversionFailure('date out of range');
+        return d;
+      }
       if (typeof v === 'string') {
         const d = parseDateText(v);
         // Not a ConversionFailure: MongoDB's parser may read what this one does not (date-parse.ts).
@@ -96,11 +114,32 @@ function convert(op: string, v: Value, to: string): Value {
         return ObjectId.createFromHexString(v.toLowerCase());
       if (typeof v === 'string') throw new ConversionFailure(`Failed to parse objectId '${v}' in $convert`);
       return fail(v, to);
-    case 'none':
-      throw new ConversionFailure(`Unsupported conversion from ${typeName(v)}`);
+    case 'decimal':
+      return toDecimal(op, v);
     default:
-      throw bad(op, 'decimals are not supported (the value model has no Decimal128)');
+      throw new ConversionFailure(`Unsupported conversion from ${typeName(v)}`);
   }
+}
+
+/**
+ * To Decimal128 as MongoDB converts: ints, longs, booleans and dates (ms) exactly, a double to 15 significant
+ * digits (2.5 → 2.50000000000000; an integral number in int32 range is an int here, value-model rule), a string
+ * parsed as a decimal (rounded to 34 digits). A decimal beyond the doubles' range answers 400 (decimal.ts).
+ */
+function toDecimal(op: string, v: Value): Decimal128 {
+  if (isDecimal(v)) return v;
+  if (typeof v === 'boolean') return Decimal128.fromString(v ? '1' : '0');
+  if (typeof v === 'bigint') return Decimal128.fromString(v.toString());
+  if (typeof v === 'number') return isInt32(v) ? Decimal128.fromString(String(v)) : decimalFromDouble(v);
+  if (v instanceof Date) return Decimal128.fromString(String(v.getTime()));
+  if (typeof v === 'string') {
+    const d = decimalFromString(v);
+    if (d === undefined) throw new ConversionFailure(`Failed to parse number '${v}' in $convert`);
+    if (!decimalInRange(d))
+      throw bad(op, `the decimal ${d.toString()} is beyond the range of doubles (not supported)`);
+    return d;
+  }
+  return fail(v, 'decimal');
 }
 
 function toInteger(v: Value, to: 'int' | 'long'): Value {
@@ -120,6 +159,13 @@ function toInteger(v: Value, to: 'int' | 'long'): Value {
     return to === 'int' ? Number(n) : n;
   }
   if (v instanceof Date && to === 'long') return BigInt(v.getTime());
+  if (isDecimal(v)) {
+    const t = decimalTrunc(v);
+    if (t === undefined) throw new ConversionFailure(`Attempt to convert ${v.toString()} to ${to}`);
+    const [min, max] = to === 'int' ? [-(2n ** 31n), 2n ** 31n - 1n] : [LONG_MIN, LONG_MAX];
+    if (t < min || t > max) throw new ConversionFailure(`Conversion would overflow target type ${to}`);
+    return to === 'int' ? Number(t) : t;
+  }
   return fail(v, to);
 }
 
@@ -135,7 +181,6 @@ function target(op: string, v: Out): string {
   if (UNCONVERTIBLE.has(key)) return 'none';
   const to = Object.hasOwn(TARGETS, key) ? TARGETS[key] : undefined;
   if (to === undefined) throw bad(op, `unknown target type ${typeof v === 'string' ? v : typeName(v)}`);
-  if (to === 'decimal') throw bad(op, 'decimals are not supported (the value model has no Decimal128)');
   return to;
 }
 
@@ -182,7 +227,7 @@ register({
     const [a] = positional(arg, scope, op, 1, 1) as [Expr];
     return (ctx) => {
       const v = evalExpr(a, ctx);
-      return typeof v === 'number' || typeof v === 'bigint';
+      return typeof v === 'number' || typeof v === 'bigint' || isDecimal(v);
     };
   },
   $convert: (arg, scope, op) => {
@@ -211,7 +256,5 @@ register({
   $toBool: shorthand('bool'),
   $toDate: shorthand('date'),
   $toObjectId: shorthand('objectId'),
-  $toDecimal: (_arg, _scope, op) => {
-    throw bad(op, 'decimals are not supported (the value model has no Decimal128)');
-  },
+  $toDecimal: shorthand('decimal'),
 });

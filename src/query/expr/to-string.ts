@@ -1,5 +1,5 @@
 // Values as strings: the coercion of the string operators ($toLower, $substrCP...) and $toString's conversion.
-import { ObjectId } from 'bson';
+import { Decimal128, ObjectId } from 'bson';
 import { typeName } from './args.js';
 import { bad, type Out } from './core.js';
 
@@ -23,6 +23,7 @@ export function coerceToString(op: string, v: Out): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'bigint') return numberText(v);
+  if (v instanceof Decimal128) return v.toString();
   if (v instanceof Date) return dateText(op, v);
   throw bad(op, `can't convert a value of type ${typeName(v)} to a string`);
 }
@@ -31,6 +32,7 @@ export function coerceToString(op: string, v: Out): string {
 export function convertToString(op: string, v: Out): string | undefined {
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (v instanceof ObjectId) return v.toHexString();
+  if (v instanceof Decimal128) return v.toString();
   if (Array.isArray(v) || (typeof v === 'object' && v !== null && !(v instanceof Date))) return undefined;
   return coerceToString(op, v);
 }
