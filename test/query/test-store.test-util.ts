@@ -1,5 +1,5 @@
 // Test support: a fresh store (in-memory PGlite, or a throwaway schema on PostgreSQL) with migrations 0003
-// and 0010, the nosql_documents table and the multikey record (0013), for the query engine's tests.
+// and 0010, the nosql_documents table and the multikey record (0014, 0015, 0019), for the query engine's tests.
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -14,10 +14,12 @@ export interface TestStore {
 const MIGRATIONS = ['0003_query_functions.sql', '0010_key_functions_plpgsql.sql'].map(
   (f) => new URL(`../../src/store/migrations/${f}`, import.meta.url),
 );
-/** The multikey record and its triggers (0014, then the trigger's fast path 0015), after the table. */
-const MULTIKEY = ['0014_multikey_fields.sql', '0015_multikey_write_fast_path.sql'].map(
-  (f) => new URL(`../../src/store/migrations/${f}`, import.meta.url),
-);
+/** The multikey record, its triggers (0014, then the trigger's fast path 0015) and its check (0019), after the table. */
+const MULTIKEY = [
+  '0014_multikey_fields.sql',
+  '0015_multikey_write_fast_path.sql',
+  '0019_multikey_guard_function.sql',
+].map((f) => new URL(`../../src/store/migrations/${f}`, import.meta.url));
 const read = (url: URL) => readFileSync(url, 'utf8');
 const sqlOf = (schema: string) =>
   [...MIGRATIONS.map(read), TABLE_SQL, ...MULTIKEY.map(read)]
