@@ -207,7 +207,7 @@ function orderedObject(): void {
   const keys: string[] = [];
   /** Where each member's value starts and ends among the parts. */
   const bounds: number[] = [];
-  let names = '';
+  let names: string[] = [];
   for (;;) {
     skipSpace();
     if (text.charCodeAt(pos) !== QUOTE) throw UNSURE;
@@ -236,47 +236,39 @@ function orderedObject(): void {
   const collected = parts.slice(first);
   parts.length = first;
   parts.push('{');
-  if (names !== '') {
-    let from = 0;
-    for (;;) {
-      const end = names.indexOf('\0', from);
-      const name = end < 0 ? names.slice(from) : names.slice(from, end);
-      const at = keys.indexOf(name);
-      if (at >= 0) {
-        if (parts.length > first + 1) parts.push(',');
-        parts.push(name, ':');
-        for (let k = bounds[2 * at]! - first; k < bounds[2 * at + 1]! - first; k++) parts.push(collected[k]!);
-        // A name listed twice is written once, at its first place, as the walk's object assignment does.
-        keys[at] = '';
-      } else if (name === '"$o"') {
-        // "$o" listing itself: the walk writes the list as a field.
-        throw UNSURE;
-      }
-      if (end < 0) break;
-      from = end + 1;
+  for (const name of names) {
+    const at = keys.indexOf(name);
+    if (at >= 0) {
+      if (parts.length > first + 1) parts.push(',');
+      parts.push(name, ':');
+      for (let k = bounds[2 * at]! - first; k < bounds[2 * at + 1]! - first; k++) parts.push(collected[k]!);
+      // A name listed twice is written once, at its first place, as the walk's object assignment does.
+      keys[at] = '';
+    } else if (name === '"$o"') {
+      // "$o" listing itself: the walk writes the list as a field.
+      throw UNSURE;
     }
   }
   parts.push('}');
 }
 
-/** "$o": an array of field names, kept as their quoted texts joined by a NUL (never inside a name). */
-function orderList(): string {
+/** "$o": an array of field names, as their quoted texts. */
+function orderList(): string[] {
   skipSpace();
   if (text.charCodeAt(pos++) !== OPEN_ARRAY) throw UNSURE;
+  const names: string[] = [];
   skipSpace();
   if (text.charCodeAt(pos) === CLOSE_ARRAY) {
     pos++;
-    return '';
+    return names;
   }
-  const start = pos;
-  let list = '';
   for (;;) {
     skipSpace();
     if (text.charCodeAt(pos) !== QUOTE) throw UNSURE;
-    list += pos === start ? string() : `\0${string()}`;
+    names.push(string());
     skipSpace();
     const c = text.charCodeAt(pos++);
-    if (c === CLOSE_ARRAY) return list;
+    if (c === CLOSE_ARRAY) return names;
     if (c !== COMMA) throw UNSURE;
   }
 }
