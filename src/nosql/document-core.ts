@@ -9,8 +9,8 @@ import { parseFilter } from '../query/filter.js';
 import { type Hint, parseFindOptions } from '../query/find-options.js';
 import { matchPosition } from '../query/match-position.js';
 import { applyProjection, parseProjection } from '../query/projection.js';
-import { storedTextToWire } from '../query/stored-form.js';
 import { plainInclusion, projectStoredText } from '../query/stored-projection.js';
+import { storedTextToWire } from '../query/stored-wire.js';
 import { toWire } from '../query/values.js';
 import {
   countMatches,
@@ -26,6 +26,7 @@ import type { DocumentCompute } from './compute-tasks.js';
 import { insertDocuments, removeDocuments, saveDocument } from './documents.js';
 import { nosqlErrors } from './errors.js';
 import { explainInWords } from './explain-words.js';
+import { renderPlain } from './find-render.js';
 import { indexNamesByPgName, listIndexes } from './indexes.js';
 import type { Scope } from './scope.js';
 import { updateDocuments } from './update-documents.js';
@@ -123,8 +124,11 @@ export function renderDocuments(input: { texts: string[]; fields: unknown; query
 export async function findDocuments(op: DocumentOp, db: pg.Pool, compute: DocumentCompute): Promise<string> {
   const { fields, query, plan, hint } = readFind(bodyValue(op.body));
   await checkHint(db, op.scope, hint);
+  const batches = readTextBatches(db, op.scope, plan);
+  // Without projection, the common case, each text is scanned to wire JSON in slices right here.
+  if (parseProjection(fields).kind === 'none') return arrayText(renderPlain(batches, compute));
   async function* rendered() {
-    for await (const texts of readTextBatches(db, op.scope, plan)) {
+    for await (const texts of batches) {
       yield await compute.run('render', { texts, fields, query }, textLength(texts));
     }
   }
