@@ -26,7 +26,7 @@ function stopped(message: string, ms = 0): JobResult {
   };
 }
 
-const ENTRY = new URL('./engine-worker.js', import.meta.url);
+const ENTRY = new URL('./engine-thread.js', import.meta.url);
 
 /** QuickJS's WebAssembly, compiled once per process and handed to every thread (each instantiates it). */
 async function compileEngine(): Promise<object> {
@@ -75,6 +75,8 @@ export class EnginePool {
   constructor(
     private readonly size: number,
     private readonly maxQueued: number,
+    /** The script memory cap: each thread's WebAssembly memory is made no larger (realm.ts). */
+    private readonly memoryBytes = 64 * 1024 * 1024,
   ) {}
 
   /** Scripts waiting for a thread. */
@@ -125,7 +127,10 @@ export class EnginePool {
     void this.wasm.then(
       (wasm) => {
         if (this.closed || !this.threads.includes(thread)) return;
-        const options = { workerData: { signal, replies: port2, wasm }, transferList: [port2] };
+        const options = {
+          workerData: { signal, replies: port2, wasm, memoryBytes: this.memoryBytes },
+          transferList: [port2],
+        };
         const worker = fromSource ? fromSource.startSourceWorker(ENTRY, options) : new Worker(ENTRY, options);
         worker.unref();
         thread.worker = worker;

@@ -17,15 +17,17 @@ import {
 import { lowerThreadPriority } from '../thread-priority.js';
 import { LIBS, PRELUDE } from './prelude.js';
 import type { FromWorker, HostReply, Job, JobResult, LogLine, ToWorker } from './protocol.js';
-import { API_EVAL, INTRINSICS, SANDBOX_THREAD_NICENESS, STACK_BYTES } from './realm.js';
+import { API_EVAL, INTRINSICS, SANDBOX_THREAD_NICENESS, STACK_BYTES, sandboxMemory } from './realm.js';
 
 /** Largest JSON text of one host call's arguments (a document to write, a query). */
 const HOST_ARGS_CHARS = 4 * 1024 * 1024;
 
-const { signal, replies, wasm } = workerData as {
+const { signal, replies, wasm, memoryBytes } = workerData as {
   signal: SharedArrayBuffer;
   replies: MessagePort;
   wasm: object;
+  /** The script memory cap: the thread's WebAssembly memory grows no further (realm.ts, sandboxMemory). */
+  memoryBytes: number;
 };
 const flag = new Int32Array(signal);
 const port = parentPort;
@@ -332,7 +334,10 @@ function run(module: QuickJSWASMModule, id: number, queued: Job, parent?: Execut
 
 lowerThreadPriority(SANDBOX_THREAD_NICENESS);
 const module = await newQuickJSWASMModuleFromVariant(
-  newVariant(variantModule.default as unknown as QuickJSSyncVariant, { wasmModule: wasm as never }),
+  newVariant(variantModule.default as unknown as QuickJSSyncVariant, {
+    wasmModule: wasm as never,
+    wasmMemory: sandboxMemory(memoryBytes),
+  }),
 );
 function runSafely(id: number, job: Job, parent?: Execution): JobResult {
   try {

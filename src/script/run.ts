@@ -43,7 +43,7 @@ export function createScriptEngine(
     timeLimitMs: limits.timeLimitMs,
     nested: (parent, nest, call) => execute(call, { session: parent, nest }),
   };
-  const pool = new EnginePool(limits.threads, limits.maxQueued);
+  const pool = new EnginePool(limits.threads, limits.maxQueued, limits.memoryMb * 1024 * 1024);
   // script.log is recorded as a runtime collection once per game and stage in this process.
   const logged = new Set<string>();
 
