@@ -11,7 +11,7 @@ let alice: string;
 let bob: string;
 
 beforeAll(async () => {
-  w = await startRuntimeWorld(GAME_CONFIG, { PLAYBASE_SCRIPT_TIME_LIMIT_MS: '1500' });
+  w = await startRuntimeWorld(GAME_CONFIG);
   alice = await w.player('alice');
   bob = await w.player('bob');
 }, 60_000);
