@@ -165,6 +165,7 @@ export async function createServer(settings: Settings, options: StartOptions = {
       settings.computeThreads > 0 ? new ComputePool(settings.computeThreads, DOCUMENT_WORKER) : undefined;
     const compute = threads ? pooled(documentTasks, threads) : inline(documentTasks);
     const clock = options.clock ?? Date.now;
+    const gameChanges = createGameChanges();
     // Cloud Code: sandbox threads start at the first script (a game with no scripts never starts one).
     const scripts = settings.roles.includes('nosql')
       ? createScriptEngine(
@@ -175,6 +176,7 @@ export async function createServer(settings: Settings, options: StartOptions = {
             statementTimeoutMs: settings.statementTimeoutMs,
             ddl: { concurrently: store.kind === 'postgres', buildTimeoutMs: 10 * 60 * 1000 },
             http: { allow: settings.scripts.httpAllow },
+            gameChanges,
           },
           { ...DEFAULT_SCRIPT_LIMITS, ...settings.scripts },
         )
@@ -187,7 +189,7 @@ export async function createServer(settings: Settings, options: StartOptions = {
         compute,
         ...(scripts ? { scripts } : {}),
         metrics: createMetrics(store.pool),
-        gameChanges: createGameChanges(),
+        gameChanges,
       },
       {
         observers: [registerMetrics],

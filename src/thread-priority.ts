@@ -7,6 +7,12 @@ import { setPriority } from 'node:os';
 /** The nice value of bulk-work threads (0 is the event loop's; 19 the lowest). */
 export const BULK_THREAD_NICENESS = 10;
 
+/**
+ * The sandbox threads' nice value (src/script/): the lowest, below the bulk-work threads' 10, so that the event
+ * loop answers first while scripts spin (docs/cloud-code.md, "The sandbox").
+ */
+export const SANDBOX_THREAD_NICENESS = 19;
+
 export function lowerThreadPriority(niceness = BULK_THREAD_NICENESS): void {
   if (process.platform !== 'linux') return;
   try {

@@ -91,9 +91,14 @@ interface SparkRequest {
   [field: string]: any;
   /** Sends as the current player, without request/response Cloud Code; answers the response JSON. */
   Send(): SparkJson;
+  /** Sends as the player given, without request/response Cloud Code. */
   SendAs(playerId: string): SparkJson;
-  /** Sends and runs the request's and response's Cloud Code. */
+  /**
+   * Sends as the current player and runs the request's (and event's) and response's Cloud Code, nested in this
+   * execution (its time budget); answers the response JSON, with the nested scripts' scriptData or error.
+   */
   Execute(): SparkJson;
+  /** Execute as the player given. */
   ExecuteAs(playerId: string): SparkJson;
 }
 
@@ -101,21 +106,15 @@ interface SparkRequestConstructor {
   new (): SparkRequest;
 }
 
-/** `new SparkRequests.LogEventRequest()` and every other request class of the runtime API. */
+/** `new SparkRequests.LogEventRequest()` and every other request class of the runtime API Playbase serves. */
 interface SparkRequestsNamespace {
-  RegistrationRequest: SparkRequestConstructor;
-  AuthenticationRequest: SparkRequestConstructor;
-  DeviceAuthenticationRequest: SparkRequestConstructor;
-  AccountDetailsRequest: SparkRequestConstructor;
-  LogEventRequest: SparkRequestConstructor;
-  LogChallengeEventRequest: SparkRequestConstructor;
-  LeaderboardDataRequest: SparkRequestConstructor;
-  AroundMeLeaderboardRequest: SparkRequestConstructor;
-  ChangeUserDetailsRequest: SparkRequestConstructor;
-  CreateChallengeRequest: SparkRequestConstructor;
-  ListVirtualGoodsRequest: SparkRequestConstructor;
-  BuyVirtualGoodsRequest: SparkRequestConstructor;
-  [requestClass: string]: SparkRequestConstructor;
+  readonly RegistrationRequest: SparkRequestConstructor;
+  readonly AuthenticationRequest: SparkRequestConstructor;
+  readonly DeviceAuthenticationRequest: SparkRequestConstructor;
+  readonly AccountDetailsRequest: SparkRequestConstructor;
+  readonly LogEventRequest: SparkRequestConstructor;
+  readonly LeaderboardDataRequest: SparkRequestConstructor;
+  readonly AroundMeLeaderboardRequest: SparkRequestConstructor;
 }
 
 /** Hex or Base64 digests and HMACs of UTF-8 strings. */

@@ -10,6 +10,9 @@ const LIMIT_CLASSES: readonly LimitClass[] = ['user', 'game', 'runtime', 'data',
 /** What a runtime request came to: answered, answered with an `error` object, or refused with an HTTP error. */
 export type RuntimeOutcome = 'ok' | 'error' | 'failed';
 
+/** What a Cloud Code run without a client (a system script, a scheduled job) came to. */
+export type ScriptRunOutcome = 'ok' | 'error' | 'timeout' | 'failed';
+
 export interface Metrics {
   readonly registry: Registry;
   readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
@@ -17,6 +20,8 @@ export interface Metrics {
   readonly limitRefusals: Counter<'limit'>;
   readonly runtimeRequests: Counter<'request' | 'stage' | 'outcome'>;
   readonly leaderboardWrites: Counter<'stage'>;
+  /** Runs of system scripts and scheduled jobs (src/runtime/script-timers.ts). */
+  readonly scriptTimerRuns: Counter<'script' | 'stage' | 'outcome'>;
   readonly exportDuration: Histogram<'kind' | 'outcome'>;
   readonly exportsRunning: Gauge<'kind'>;
   /** The text exposition of this server's metrics and the process's. */
@@ -74,7 +79,9 @@ function limitRefusalsCounter(registers: Registers): Metrics['limitRefusals'] {
   return counter;
 }
 
-function runtimeMetrics(registers: Registers): Pick<Metrics, 'runtimeRequests' | 'leaderboardWrites'> {
+function runtimeMetrics(
+  registers: Registers,
+): Pick<Metrics, 'runtimeRequests' | 'leaderboardWrites' | 'scriptTimerRuns'> {
   const leaderboardWrites = new Counter({
     name: 'playbase_leaderboard_writes_total',
     help: 'Leaderboard entries written (created or changed) by committed LogEventRequests, by stage',
@@ -88,7 +95,13 @@ function runtimeMetrics(registers: Registers): Pick<Metrics, 'runtimeRequests' |
     labelNames: ['request', 'stage', 'outcome'] as const,
     registers,
   });
-  return { runtimeRequests, leaderboardWrites };
+  const scriptTimerRuns = new Counter({
+    name: 'playbase_script_timer_runs_total',
+    help: 'Cloud Code runs without a client (GS_MINUTE, GS_HOURLY, GS_DAILY, GS_GAME_PUBLISH, scheduler) by script, stage and outcome (ok, error, timeout, failed)',
+    labelNames: ['script', 'stage', 'outcome'] as const,
+    registers,
+  });
+  return { runtimeRequests, leaderboardWrites, scriptTimerRuns };
 }
 
 function exportMetrics(registers: Registers): Pick<Metrics, 'exportDuration' | 'exportsRunning'> {

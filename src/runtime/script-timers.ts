@@ -58,17 +58,26 @@ export function createScriptTimers(ctx: Context, runner: ScriptRunner): ScriptTi
   let lastPrune = 0;
   const all = { stage: null };
 
-  /** Runs the script `pick` finds in the stage's configuration; a failure is logged, never thrown. */
+  /**
+   * Runs the script `pick` finds in the stage's configuration; a failure is logged, never thrown. Each run that
+   * finds its script is observable as a request's execution is: one line in the server log (info; warn with its
+   * scriptErrorId when it failed: no client sees that answer) and playbase_script_timer_runs_total
+   * {script = `kind`}; its failure has its script.log entry (run.ts).
+   */
   async function run(
     game: TimerGame,
+    kind: string,
     pick: (scripts: Map<string, CloudScript>) => CloudScript | undefined,
     more: { data: unknown; playerId: string | null },
   ): Promise<void> {
+    const started = performance.now();
+    let name: string | undefined;
     try {
       const config = await configs.get(pool, game.game, game.stage);
       const script = config ? pick(config.scripts) : undefined;
       if (!config || !script) return;
-      await runner.run({
+      name = `${script.folder}/${script.shortCode}`;
+      const out = await runner.run({
         gs: game,
         script,
         modules: config.modules,
@@ -77,8 +86,24 @@ export function createScriptTimers(ctx: Context, runner: ScriptRunner): ScriptTi
         scriptData: {},
         errors: {},
       });
+      ctx.metrics.scriptTimerRuns.inc({ script: kind, stage: game.stage, outcome: out.outcome });
+      const line = {
+        game: game.game,
+        stage: game.stage,
+        kind,
+        script: name,
+        outcome: out.outcome,
+        ms: Math.round(performance.now() - started),
+        ...(out.errorId ? { scriptErrorId: out.errorId, error: out.failure?.message } : {}),
+      };
+      if (out.outcome === 'ok') ctx.log.info(line, 'Cloud Code timer run');
+      else ctx.log.warn(line, 'Cloud Code timer run failed');
     } catch (e) {
-      ctx.log.warn({ err: e, game: game.game, stage: game.stage }, 'a Cloud Code timer run failed');
+      ctx.metrics.scriptTimerRuns.inc({ script: kind, stage: game.stage, outcome: 'failed' });
+      ctx.log.warn(
+        { err: e, game: game.game, stage: game.stage, kind, ...(name ? { script: name } : {}) },
+        'a Cloud Code timer run failed',
+      );
     }
   }
 
@@ -95,7 +120,9 @@ export function createScriptTimers(ctx: Context, runner: ScriptRunner): ScriptTi
           now: new Date(now),
           limit: BATCH,
         });
-        await Promise.all(claimed.map((g) => run(g, system(timer.shortCode), { data, playerId: null })));
+        await Promise.all(
+          claimed.map((g) => run(g, timer.shortCode, system(timer.shortCode), { data, playerId: null })),
+        );
         if (claimed.length === 0) break;
       }
       lastTick.set(timer.shortCode, at);
@@ -109,7 +136,9 @@ export function createScriptTimers(ctx: Context, runner: ScriptRunner): ScriptTi
   async function publishes(): Promise<void> {
     for (;;) {
       const taken = await takePublishRuns(pool, all, BATCH);
-      await Promise.all(taken.map((g) => run(g, system('GS_GAME_PUBLISH'), { data: {}, playerId: null })));
+      await Promise.all(
+        taken.map((g) => run(g, 'GS_GAME_PUBLISH', system('GS_GAME_PUBLISH'), { data: {}, playerId: null })),
+      );
       if (taken.length < BATCH) return;
     }
   }
@@ -119,10 +148,15 @@ export function createScriptTimers(ctx: Context, runner: ScriptRunner): ScriptTi
       const due = await takeDueJobs(pool, all, new Date(now), { limit: BATCH, perGame: BATCH / 4 });
       await Promise.all(
         due.map((job) =>
-          run(job, (scripts) => scripts.get(`modules/${job.module}`) ?? missingModule(job.module), {
-            data: job.data,
-            playerId: job.playerId,
-          }),
+          run(
+            job,
+            'scheduler',
+            (scripts) => scripts.get(`modules/${job.module}`) ?? missingModule(job.module),
+            {
+              data: job.data,
+              playerId: job.playerId,
+            },
+          ),
         ),
       );
       if (due.length < BATCH) return;

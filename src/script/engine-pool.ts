@@ -7,10 +7,26 @@ import { createRequire } from 'node:module';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { FromWorker, HostReply, Job, JobResult, ToWorker } from './protocol.js';
 
-/** Answers one host call of a running script (JSON text in, JSON text or nothing out). */
-export type HostHandler = (op: string, args: string) => Promise<string | undefined>;
+/**
+ * Answers one host call of a running script (JSON text in, JSON text or nothing out). `nest` runs another job on
+ * the calling script's thread while the call goes on (SparkRequests.<Request>.Execute), on the caller's budget.
+ */
+export type HostHandler = (op: string, args: string, nest: Nest) => Promise<string | undefined>;
+export type Nest = (job: Job, host: HostHandler) => Promise<JobResult>;
 
-const ENTRY = new URL('./engine-worker.js', import.meta.url);
+function stopped(message: string, ms = 0): JobResult {
+  return {
+    outcome: 'error',
+    scriptData: {},
+    errors: {},
+    logs: [],
+    droppedLogs: 0,
+    failure: { message, at: null, stack: '' },
+    ms,
+  };
+}
+
+const ENTRY = new URL('./engine-thread.js', import.meta.url);
 
 /** QuickJS's WebAssembly, compiled once per process and handed to every thread (each instantiates it). */
 async function compileEngine(): Promise<object> {
@@ -42,6 +58,8 @@ interface Thread {
   replies: MessagePort;
   ready: Promise<void>;
   current: (Queued & { id: number; watchdog: NodeJS.Timeout }) | undefined;
+  /** Nested executions running on the thread inside its current script's host call, by id. */
+  nested: Map<number, { host: HostHandler; resolve(r: JobResult): void }>;
 }
 
 export class EnginePool {
@@ -57,6 +75,8 @@ export class EnginePool {
   constructor(
     private readonly size: number,
     private readonly maxQueued: number,
+    /** The script memory cap: each thread's WebAssembly memory is made no larger (realm.ts). */
+    private readonly memoryBytes = 64 * 1024 * 1024,
   ) {}
 
   /** Scripts waiting for a thread. */
@@ -102,18 +122,25 @@ export class EnginePool {
         markReady = r;
       }),
       current: undefined,
+      nested: new Map(),
     };
     void this.wasm.then(
       (wasm) => {
         if (this.closed || !this.threads.includes(thread)) return;
-        const options = { workerData: { signal, replies: port2, wasm }, transferList: [port2] };
+        const options = {
+          workerData: { signal, replies: port2, wasm, memoryBytes: this.memoryBytes },
+          transferList: [port2],
+        };
         const worker = fromSource ? fromSource.startSourceWorker(ENTRY, options) : new Worker(ENTRY, options);
         worker.unref();
         thread.worker = worker;
         worker.on('message', (m: FromWorker) => {
           if (m.type === 'ready') markReady();
           else if (m.type === 'host') this.answer(thread, m);
-          else if (m.type === 'done' && thread.current?.id === m.id) {
+          else if (m.type === 'done' && thread.nested.has(m.id)) {
+            thread.nested.get(m.id)?.resolve(m.result);
+            thread.nested.delete(m.id);
+          } else if (m.type === 'done' && thread.current?.id === m.id) {
             // A thread that ends after this answer leaves the pool first: the next script goes to another.
             if (m.last) this.retire(thread);
             this.finish(thread, m.result);
@@ -176,14 +203,24 @@ export class EnginePool {
 
   private answer(thread: Thread, m: Extract<FromWorker, { type: 'host' }>): void {
     const current = thread.current;
-    if (!current || current.id !== m.id) return;
+    if (!current) return;
+    const host = current.id === m.id ? current.host : thread.nested.get(m.id)?.host;
+    if (!host) return;
+    const live = () => thread.current === current && (current.id === m.id || thread.nested.has(m.id));
     const reply = (r: HostReply) => {
-      if (thread.current?.id !== m.id) return;
+      if (!live()) return;
       thread.replies.postMessage(r);
       Atomics.store(thread.flag, 0, 1);
       Atomics.notify(thread.flag, 0);
     };
-    current.host(m.op, m.args).then(
+    const nest: Nest = (job, nestedHost) =>
+      new Promise((resolve) => {
+        if (!live()) return resolve(stopped('the calling script has ended'));
+        const id = this.nextId++;
+        thread.nested.set(id, { host: nestedHost, resolve });
+        reply({ seq: m.seq, run: { id, job } });
+      });
+    host(m.op, m.args, nest).then(
       (value) => reply({ seq: m.seq, ok: true, value }),
       (e: Error) => reply({ seq: m.seq, ok: false, error: e.message }),
     );
@@ -195,9 +232,16 @@ export class EnginePool {
     else this.running.set(game, n);
   }
 
+  /** Nested executions of a script that ended (its thread stopped): they end with it. */
+  private endNested(thread: Thread, message: string): void {
+    for (const n of thread.nested.values()) n.resolve(stopped(message));
+    thread.nested.clear();
+  }
+
   private finish(thread: Thread, result: JobResult): void {
     const current = thread.current;
     if (!current) return;
+    this.endNested(thread, result.failure?.message ?? 'the calling script has ended');
     clearTimeout(current.watchdog);
     thread.current = undefined;
     this.release(current.game);
@@ -238,18 +282,11 @@ export class EnginePool {
     this.threads.splice(at, 1);
     const current = thread.current;
     thread.current = undefined;
+    this.endNested(thread, 'the script thread stopped');
     if (current) {
       clearTimeout(current.watchdog);
       this.release(current.game);
-      current.resolve({
-        outcome: 'error',
-        scriptData: {},
-        errors: {},
-        logs: [],
-        droppedLogs: 0,
-        failure: { message: 'the script thread stopped', at: null, stack: '' },
-        ms: 0,
-      });
+      current.resolve(stopped('the script thread stopped'));
     }
     void thread.worker?.terminate();
     if (!this.closed) this.dispatch();

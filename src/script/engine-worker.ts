@@ -17,15 +17,17 @@ import {
 import { lowerThreadPriority } from '../thread-priority.js';
 import { LIBS, PRELUDE } from './prelude.js';
 import type { FromWorker, HostReply, Job, JobResult, LogLine, ToWorker } from './protocol.js';
-import { API_EVAL, INTRINSICS, SANDBOX_THREAD_NICENESS, STACK_BYTES } from './realm.js';
+import { API_EVAL, INTRINSICS, SANDBOX_THREAD_NICENESS, STACK_BYTES, sandboxMemory } from './realm.js';
 
 /** Largest JSON text of one host call's arguments (a document to write, a query). */
 const HOST_ARGS_CHARS = 4 * 1024 * 1024;
 
-const { signal, replies, wasm } = workerData as {
+const { signal, replies, wasm, memoryBytes } = workerData as {
   signal: SharedArrayBuffer;
   replies: MessagePort;
   wasm: object;
+  /** The script memory cap: the thread's WebAssembly memory grows no further (realm.ts, sandboxMemory). */
+  memoryBytes: number;
 };
 const flag = new Int32Array(signal);
 const port = parentPort;
@@ -47,8 +49,12 @@ interface Execution {
   loading: Set<string>;
   exited: boolean;
   timedOut: boolean;
-  seq: number;
+  /** The runtime's interrupt handler while this execution runs (a nested one puts it back when it ends). */
+  interrupt: () => boolean;
 }
+
+/** Host calls of this thread, numbered across nested executions (a reply is matched by its number). */
+let lastSeq = 0;
 
 const json = (v: unknown) => (v === undefined ? undefined : JSON.stringify(v));
 
@@ -57,7 +63,7 @@ function hostCall(ex: Execution, op: string, args: string): string | undefined {
   // The event loop parses the arguments: their size is bounded like a request body's.
   if (args.length > HOST_ARGS_CHARS)
     throw new Error(`a call's arguments hold at most ${HOST_ARGS_CHARS} characters of JSON`);
-  const seq = ++ex.seq;
+  const seq = ++lastSeq;
   Atomics.store(flag, 0, 0);
   send({ type: 'host', id: ex.id, seq, op, args });
   for (;;) {
@@ -75,6 +81,11 @@ function hostCall(ex: Execution, op: string, args: string): string | undefined {
       if (r.seq === seq) reply = r;
     }
     if (!reply) continue;
+    if ('run' in reply) {
+      // A request this call executes with its scripts: they run here, nested, on this execution's budget.
+      send({ type: 'done', id: reply.run.id, result: runSafely(reply.run.id, reply.run.job, ex) });
+      continue;
+    }
     if (reply.ok) return reply.value;
     throw new Error(reply.error);
   }
@@ -214,10 +225,14 @@ function retireRuntime(): void {
   }
 }
 
-function run(module: QuickJSWASMModule, id: number, queued: Job): JobResult {
+/** Set when a nested execution failed: the runtime is replaced once the outermost one ends. */
+let retireAfter = false;
+
+function run(module: QuickJSWASMModule, id: number, queued: Job, parent?: Execution): JobResult {
   const started = performance.now();
-  // The budget counts from the script's start on this thread, not from when it was queued.
-  const job = { ...queued, deadline: Date.now() + queued.timeLimitMs };
+  // The budget counts from the script's start on this thread, not from when it was queued; a nested execution
+  // spends its caller's.
+  const job = { ...queued, deadline: parent ? parent.job.deadline : Date.now() + queued.timeLimitMs };
   const runtime = runtimeFor(module);
   runtime.setMemoryLimit(job.memoryBytes);
   runtime.setMaxStackSize(STACK_BYTES);
@@ -236,17 +251,17 @@ function run(module: QuickJSWASMModule, id: number, queued: Job): JobResult {
     loading: new Set(),
     exited: false,
     timedOut: false,
-    seq: 0,
+    // Interrupts are checked every few thousand instructions: the deadline, and a stop asked by a call.
+    interrupt: () => {
+      if (ex.exited || ex.timedOut) return true;
+      if (Date.now() > job.deadline) {
+        ex.timedOut = true;
+        return true;
+      }
+      return false;
+    },
   };
-  // Interrupts are checked every few thousand instructions: the deadline, and a stop asked by a call.
-  runtime.setInterruptHandler(() => {
-    if (ex.exited || ex.timedOut) return true;
-    if (Date.now() > job.deadline) {
-      ex.timedOut = true;
-      return true;
-    }
-    return false;
-  });
+  runtime.setInterruptHandler(ex.interrupt);
   const bridge = (name: string, fn: (op: string, args: string) => string | undefined) => {
     const handle = ctx.newFunction(name, (opHandle, argsHandle) => {
       try {
@@ -292,10 +307,17 @@ function run(module: QuickJSWASMModule, id: number, queued: Job): JobResult {
     } else result?.value.dispose();
   } finally {
     ctx.dispose();
+    if (parent) runtime.setInterruptHandler(parent.interrupt);
   }
   const outcome = ex.exited ? 'ok' : ex.timedOut ? 'timeout' : failure ? 'error' : 'ok';
-  // A fresh runtime after a failure (its heap may be at the limit) and now and then (what contexts leave behind).
-  if (outcome !== 'ok' || ++runs.count >= RUNTIME_REUSE) retireRuntime();
+  // A fresh runtime after a failure (its heap may be at the limit) and now and then (what contexts leave behind);
+  // never under a caller's live context.
+  const retire = outcome !== 'ok' || ++runs.count >= RUNTIME_REUSE;
+  if (parent) retireAfter ||= retire;
+  else if (retire || retireAfter) {
+    retireAfter = false;
+    retireRuntime();
+  }
   return {
     outcome,
     scriptData: ex.scriptData,
@@ -312,16 +334,19 @@ function run(module: QuickJSWASMModule, id: number, queued: Job): JobResult {
 
 lowerThreadPriority(SANDBOX_THREAD_NICENESS);
 const module = await newQuickJSWASMModuleFromVariant(
-  newVariant(variantModule.default as unknown as QuickJSSyncVariant, { wasmModule: wasm as never }),
+  newVariant(variantModule.default as unknown as QuickJSSyncVariant, {
+    wasmModule: wasm as never,
+    wasmMemory: sandboxMemory(memoryBytes),
+  }),
 );
-port.on('message', (m: ToWorker) => {
-  if (m.type !== 'run') return;
-  let result: JobResult;
+function runSafely(id: number, job: Job, parent?: Execution): JobResult {
   try {
-    result = run(module, m.id, m.job);
+    const result = run(module, id, job, parent);
+    if (result.failure?.message.startsWith('Aborted')) poisoned = true;
+    return result;
   } catch (e) {
     const message = (e as Error).message;
-    result = {
+    return {
       outcome: 'error',
       scriptData: {},
       errors: {},
@@ -331,9 +356,14 @@ port.on('message', (m: ToWorker) => {
       ms: 0,
     };
   }
+}
+
+port.on('message', (m: ToWorker) => {
+  if (m.type !== 'run') return;
+  const result = runSafely(m.id, m.job);
   // WebAssembly that aborted cannot run again: this thread ends and the pool starts another (told with the
   // answer, so that it never hands this thread the next script).
-  const last = poisoned || result.failure?.message.startsWith('Aborted') === true;
+  const last = poisoned;
   send({ type: 'done', id: m.id, result, ...(last ? { last } : {}) });
   if (last) process.exit(1);
 });

@@ -19,6 +19,7 @@ export function configCache(env: ScriptEnv): ConfigCache {
   const held = caches.get(env);
   if (held) return held;
   const made = createConfigCache({ now: () => performance.now() });
+  env.gameChanges?.subscribe((games) => made.forget(games));
   caches.set(env, made);
   return made;
 }

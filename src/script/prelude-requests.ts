@@ -10,12 +10,9 @@ export const REQUESTS_LIB = `(function (I) {
     if (!id) throw new Error('this script has no player to send the request as: use sendRequestAs or SendAs');
     return id;
   }
-  function send(req, playerId) {
+  function send(req, playerId, scripts) {
     if (req === null || typeof req !== 'object') throw new Error('a request is an object with its "@class"');
-    return host('request', { request: copy(req), playerId: playerId === undefined || playerId === null ? null : String(playerId) });
-  }
-  function withScripts() {
-    throw new Error('Execute and ExecuteAs (with the request\\'s Cloud Code) are not supported: use Send or SendAs');
+    return host('request', { request: copy(req), playerId: playerId === undefined || playerId === null ? null : String(playerId), scripts: scripts === true });
   }
   var classes = {};
   for (var i = 0; i < NAMES.length; i++) {
@@ -23,8 +20,8 @@ export const REQUESTS_LIB = `(function (I) {
       var C = function () { this['@class'] = '.' + name; };
       C.prototype.Send = function () { return send(this, current()); };
       C.prototype.SendAs = function (playerId) { return send(this, playerId); };
-      C.prototype.Execute = withScripts;
-      C.prototype.ExecuteAs = withScripts;
+      C.prototype.Execute = function () { return send(this, current(), true); };
+      C.prototype.ExecuteAs = function (playerId) { return send(this, playerId, true); };
       classes[name] = C;
     })(NAMES[i]);
   }

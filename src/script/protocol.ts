@@ -49,7 +49,12 @@ export type FromWorker =
   | { type: 'done'; id: number; result: JobResult; last?: boolean }
   | { type: 'ready' };
 
-/** The answer to a host call, posted on the reply port before the thread is woken. */
+/**
+ * The answer to a host call, posted on the reply port before the thread is woken; or, while the call goes on, a
+ * nested execution to run on this thread first (SparkRequests.<Request>.Execute: the request's scripts), which
+ * answers with its own `done`.
+ */
 export type HostReply =
   | { seq: number; ok: true; value: string | undefined }
-  | { seq: number; ok: false; error: string };
+  | { seq: number; ok: false; error: string }
+  | { seq: number; run: { id: number; job: Job } };

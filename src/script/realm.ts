@@ -18,4 +18,20 @@ export const API_EVAL = { strip: true } as const;
  * The sandbox threads' nice value (Linux): the lowest, below the bulk-work threads' 10, so that the event loop
  * answers first while scripts spin (docs/cloud-code.md, "The sandbox").
  */
-export const SANDBOX_THREAD_NICENESS = 19;
+export { SANDBOX_THREAD_NICENESS } from '../thread-priority.js';
+
+/**
+ * A sandbox thread's WebAssembly memory: QuickJS's allocator limit (setMemoryLimit) counts allocations, not their
+ * bytes, in this build (Emscripten has no malloc_usable_size, so each allocation counts 8 bytes): a script of big
+ * strings grew the thread's memory to the 2 GB WebAssembly maximum. The memory is made with its maximum set
+ * instead: the module's own 16 MB (static data, stack) plus the script memory cap. Past it malloc fails and
+ * QuickJS throws "out of memory" in the script.
+ */
+export const WASM_BASE_BYTES = 16 * 1024 * 1024;
+
+export function sandboxMemory(memoryBytes: number): object {
+  const page = 64 * 1024;
+  const initial = WASM_BASE_BYTES / page;
+  const wasm = (globalThis as unknown as { WebAssembly: { Memory: new (d: object) => object } }).WebAssembly;
+  return new wasm.Memory({ initial, maximum: initial + Math.ceil(memoryBytes / page) });
+}

@@ -6,7 +6,7 @@ import { insertDocuments } from '../nosql/documents.js';
 import type { GameScope } from '../nosql/scope.js';
 import { type Doc, fromWire, ObjectId, type Value } from '../query/values.js';
 import type { ScriptCall, ScriptOutcome, ScriptRunner } from '../types/script-runner.js';
-import { EnginePool } from './engine-pool.js';
+import { EnginePool, type Nest } from './engine-pool.js';
 import type { JobResult, LogLine } from './protocol.js';
 import { type ScriptEnv, Session } from './session.js';
 import { ScriptCaches, ScriptLocks } from './shared-state.js';
@@ -41,8 +41,9 @@ export function createScriptEngine(
     caches: new ScriptCaches(),
     locks: new ScriptLocks(),
     timeLimitMs: limits.timeLimitMs,
+    nested: (parent, nest, call) => execute(call, { session: parent, nest }),
   };
-  const pool = new EnginePool(limits.threads, limits.maxQueued);
+  const pool = new EnginePool(limits.threads, limits.maxQueued, limits.memoryMb * 1024 * 1024);
   // script.log is recorded as a runtime collection once per game and stage in this process.
   const logged = new Set<string>();
 
@@ -82,46 +83,58 @@ export function createScriptEngine(
     return docs;
   }
 
+  /** Runs one script; `within`: nested in a host call of another execution, on its thread and transaction. */
+  async function execute(
+    call: ScriptCall,
+    within?: { session: Session; nest: Nest },
+  ): Promise<ScriptOutcome> {
+    const session = within
+      ? await Session.nested(within.session, call.modules)
+      : new Session(full, call.gs, call.modules);
+    const job = {
+      name: `${call.script.folder}/${call.script.shortCode}`,
+      source: call.script.script,
+      data: call.data,
+      context: { stage: call.gs.stage, apiKey: call.gs.game, playerId: call.playerId },
+      scriptData: call.scriptData,
+      errors: call.errors,
+      timeLimitMs: limits.timeLimitMs,
+      deadline: 0,
+      memoryBytes: limits.memoryMb * 1024 * 1024,
+      scriptDataBytes: limits.scriptDataBytes,
+      logLines: limits.logLines,
+    };
+    let result: JobResult;
+    const host = (op: string, args: string, nest: Nest) => session.handle(op, args, nest);
+    try {
+      result = await (within ? within.nest(job, host) : pool.run(call.gs.game, job, host));
+    } catch (e) {
+      result = failed((e as Error).message);
+    }
+    try {
+      await session.finish(result.outcome === 'ok');
+    } catch (e) {
+      result = failed(`the script's writes could not be committed: ${(e as Error).message}`);
+    }
+    const errorId = result.outcome === 'ok' ? undefined : new ObjectId();
+    const docs = logDocs(call, result, errorId);
+    // A nested execution's entries wait for the outermost one: its connection may be the store's only one.
+    if (within) session.root.deferredLogs.push(...docs);
+    else await writeLog(call.gs, [...docs, ...session.deferredLogs]).catch(() => {});
+    return {
+      outcome: result.outcome,
+      scriptData: result.outcome === 'ok' ? result.scriptData : call.scriptData,
+      errors: result.outcome === 'ok' ? result.errors : call.errors,
+      ...(errorId ? { errorId: errorId.toHexString() } : {}),
+      ...(result.failure ? { failure: result.failure } : {}),
+      logs: result.logs,
+      calls: session.calls,
+      ms: result.ms,
+    };
+  }
+
   return {
-    async run(call: ScriptCall): Promise<ScriptOutcome> {
-      const session = new Session(full, call.gs, call.modules);
-      const job = {
-        name: `${call.script.folder}/${call.script.shortCode}`,
-        source: call.script.script,
-        data: call.data,
-        context: { stage: call.gs.stage, apiKey: call.gs.game, playerId: call.playerId },
-        scriptData: call.scriptData,
-        errors: call.errors,
-        timeLimitMs: limits.timeLimitMs,
-        deadline: 0,
-        memoryBytes: limits.memoryMb * 1024 * 1024,
-        scriptDataBytes: limits.scriptDataBytes,
-        logLines: limits.logLines,
-      };
-      let result: JobResult;
-      try {
-        result = await pool.run(call.gs.game, job, (op, args) => session.handle(op, args));
-      } catch (e) {
-        result = failed((e as Error).message);
-      }
-      try {
-        await session.finish(result.outcome === 'ok');
-      } catch (e) {
-        result = failed(`the script's writes could not be committed: ${(e as Error).message}`);
-      }
-      const errorId = result.outcome === 'ok' ? undefined : new ObjectId();
-      await writeLog(call.gs, logDocs(call, result, errorId)).catch(() => {});
-      return {
-        outcome: result.outcome,
-        scriptData: result.outcome === 'ok' ? result.scriptData : call.scriptData,
-        errors: result.outcome === 'ok' ? result.errors : call.errors,
-        ...(errorId ? { errorId: errorId.toHexString() } : {}),
-        ...(result.failure ? { failure: result.failure } : {}),
-        logs: result.logs,
-        calls: session.calls,
-        ms: result.ms,
-      };
-    },
+    run: (call: ScriptCall) => execute(call),
     warm: () => pool.warm(),
     close: () => pool.close(),
   };

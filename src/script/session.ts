@@ -2,10 +2,18 @@
 // opens at the first write (reads before it use the pool); the players the script changed are written into it
 // when the script ends; then it commits, or, when the script failed, rolls back every write of the execution.
 import type pg from 'pg';
+import type { GameChanges } from '../game-changes.js';
 import type { DocumentCompute } from '../nosql/compute-tasks.js';
 import type { DdlOptions } from '../nosql/indexes.js';
 import type { GameScope } from '../nosql/scope.js';
-import { type ExecutionTransaction, openExecutionTransaction } from '../store/execution-transaction.js';
+import type { Doc } from '../query/values.js';
+import {
+  type ExecutionTransaction,
+  openExecutionTransaction,
+  openNestedTransaction,
+} from '../store/execution-transaction.js';
+import type { ScriptCall, ScriptOutcome } from '../types/script-runner.js';
+import type { Nest } from './engine-pool.js';
 import { HOST_CALLS } from './host-calls.js';
 import { collectionCall } from './host-collections.js';
 import type { HttpSettings } from './host-http.js';
@@ -26,6 +34,10 @@ export interface ScriptEnv {
   timeLimitMs?: number;
   /** Spark.getHttp: the hosts scripts may call (absent: none). */
   http?: HttpSettings;
+  /** Games whose configuration changed (a cluster's replica applied it): the config cache forgets them. */
+  gameChanges?: GameChanges;
+  /** Runs a script nested in a host call of `parent` (SparkRequests.<Request>.Execute; run.ts). */
+  nested?: (parent: Session, nest: Nest, call: ScriptCall) => Promise<ScriptOutcome>;
 }
 
 let nextOwner = 1;
@@ -39,7 +51,13 @@ function describeCall(op: string, a: Record<string, unknown>): string {
 }
 
 export class Session {
-  readonly owner = nextOwner++;
+  /** Who holds its lockKey locks: a nested execution's are its caller's, released when the caller ends. */
+  readonly owner: number;
+  /** 0, or how deep the execution is nested in Execute calls. */
+  readonly depth: number;
+  /** The outermost execution: it writes the script.log entries of the nested ones once its connection is free. */
+  readonly root: Session;
+  readonly deferredLogs: Doc[] = [];
   /** When the execution was handed to the sandbox (performance.now()): its budget runs from no earlier. */
   readonly started = performance.now();
   readonly created = new Set<string>();
@@ -56,9 +74,25 @@ export class Session {
     readonly env: ScriptEnv,
     readonly gs: GameScope,
     readonly modules: ReadonlyMap<string, string>,
+    private readonly parent?: Session,
   ) {
     this.players = new PlayerStates(this);
     this.tenant = `${gs.stage}\u0000${gs.game}`;
+    this.owner = parent ? parent.owner : nextOwner++;
+    this.depth = parent ? parent.depth + 1 : 0;
+    this.root = parent ? parent.root : this;
+  }
+
+  /**
+   * An execution nested in a host call of `parent`: its transaction is a savepoint of the parent's (opened now),
+   * so its reads and writes go through the parent's connection, and its failure undoes its own writes alone.
+   */
+  static async nested(parent: Session, modules: ReadonlyMap<string, string>): Promise<Session> {
+    const session = new Session(parent.env, parent.gs, modules, parent);
+    const tx = await openNestedTransaction(await parent.transaction(), session.depth);
+    session.tx = tx;
+    session.opening = Promise.resolve(tx);
+    return session;
   }
 
   /** Where reads go: the transaction once it is open (the script reads its own writes), else the pool. */
@@ -91,9 +125,9 @@ export class Session {
   }
 
   /** One host call of the script: JSON text in, JSON text (or nothing) out; a throw is the script's error. */
-  handle(op: string, argsText: string): Promise<string | undefined> {
+  handle(op: string, argsText: string, nest?: Nest): Promise<string | undefined> {
     if (this.ended) return Promise.reject(new Error('the execution has ended'));
-    const call = this.timed(op, argsText);
+    const call = this.timed(op, argsText, nest);
     // The execution ends only once its calls have settled: a call still running when the script ran out of time
     // must not write after the rollback.
     const settled = call.then(
@@ -105,18 +139,22 @@ export class Session {
     return call;
   }
 
-  private async timed(op: string, argsText: string): Promise<string | undefined> {
+  private async timed(op: string, argsText: string, nest?: Nest): Promise<string | undefined> {
     const started = performance.now();
     const args = JSON.parse(argsText) as Record<string, unknown>;
     try {
-      return await this.dispatch(op, args);
+      return await this.dispatch(op, args, nest);
     } finally {
       if (this.calls.length < 1000)
         this.calls.push({ op: describeCall(op, args), ms: performance.now() - started });
     }
   }
 
-  private async dispatch(op: string, args: Record<string, unknown>): Promise<string | undefined> {
+  private async dispatch(
+    op: string,
+    args: Record<string, unknown>,
+    nest?: Nest,
+  ): Promise<string | undefined> {
     switch (op) {
       case 'collection':
         return collectionCall(this, args as never);
@@ -133,7 +171,8 @@ export class Session {
       case 'scheduler':
         return schedulerCall(this, args);
       default:
-        if (Object.hasOwn(HOST_CALLS, op)) return (HOST_CALLS[op] as (typeof HOST_CALLS)[string])(this, args);
+        if (Object.hasOwn(HOST_CALLS, op))
+          return (HOST_CALLS[op] as (typeof HOST_CALLS)[string])(this, args, nest);
         throw new Error(`unknown call ${op.slice(0, 50)}`);
     }
   }
@@ -173,7 +212,7 @@ export class Session {
   async finish(ok: boolean): Promise<void> {
     this.ended = true;
     await Promise.all([...this.inflight]);
-    this.env.locks.releaseAll(this.owner);
+    if (!this.parent) this.env.locks.releaseAll(this.owner);
     if (this.opening) await this.opening.catch(() => {});
     const tx = this.tx;
     if (!tx) {

@@ -45,10 +45,48 @@ export async function openExecutionTransaction(
     client.release(true);
     throw e;
   }
+  return wrap(client, MARK, forWrite ? 'fresh' : 'none', async (statement) => {
+    try {
+      await client.query(statement);
+      client.release();
+    } catch (e) {
+      client.release(true);
+      if (statement === 'COMMIT') throw e;
+    }
+  });
+}
+
+/**
+ * A nested execution's transaction (a request run with its scripts by SparkRequests.<Request>.Execute): a
+ * savepoint of the calling execution's transaction, on its connection. Its commit releases the savepoint (the
+ * writes become the caller's, committed or rolled back with them); its rollback undoes the nested writes alone.
+ */
+export async function openNestedTransaction(
+  parent: ExecutionTransaction,
+  depth: number,
+): Promise<ExecutionTransaction> {
+  const name = `cc_exec_${depth}`;
+  await parent.client.query(`SAVEPOINT ${name}`);
+  return wrap(parent.client, `${MARK}_${depth}`, 'none', async (statement) => {
+    await parent.client.query(
+      statement === 'COMMIT'
+        ? `RELEASE SAVEPOINT ${name}`
+        : `ROLLBACK TO SAVEPOINT ${name}; RELEASE SAVEPOINT ${name}`,
+    );
+  });
+}
+
+/** The execution's transaction over a connection whose BEGIN (or savepoint) is done; `end` closes it. */
+function wrap(
+  client: pg.PoolClient,
+  markName: string,
+  firstMark: WriteMark,
+  end: (statement: 'COMMIT' | 'ROLLBACK') => Promise<void>,
+): ExecutionTransaction {
   const raw = client.query.bind(client) as (...args: unknown[]) => unknown;
   let depth = 0;
   let released = false;
-  let mark: WriteMark = forWrite ? 'fresh' : 'none';
+  let mark: WriteMark = firstMark;
   /** Inside write(): the first nested BEGIN is already covered by the write's savepoint. */
   let covered = false;
   // A nested "transaction" of a core function: its BEGIN, COMMIT and ROLLBACK become savepoint statements.
@@ -87,16 +125,10 @@ export async function openExecutionTransaction(
       released ? Promise.reject(new Error('the execution transaction has ended')) : raw(...args),
     connect: async () => nested(),
   } as unknown as pg.Pool;
-  const end = async (statement: 'COMMIT' | 'ROLLBACK') => {
+  const finish = async (statement: 'COMMIT' | 'ROLLBACK') => {
     if (released) return;
     released = true;
-    try {
-      await client.query(statement);
-      client.release();
-    } catch (e) {
-      client.release(true);
-      if (statement === 'COMMIT') throw e;
-    }
+    await end(statement);
   };
   // The connection as callers see it: once the execution ended it refuses statements (the connection itself is
   // back in the pool, maybe serving another request).
@@ -107,8 +139,8 @@ export async function openExecutionTransaction(
   } as unknown as pg.PoolClient;
   const write = async <T>(fn: () => Promise<T>): Promise<T> => {
     if (released) throw new Error('the execution transaction has ended');
-    if (mark === 'used') await client.query(`RELEASE SAVEPOINT ${MARK}; SAVEPOINT ${MARK}`);
-    else if (mark === 'none') await client.query(`SAVEPOINT ${MARK}`);
+    if (mark === 'used') await client.query(`RELEASE SAVEPOINT ${markName}; SAVEPOINT ${markName}`);
+    else if (mark === 'none') await client.query(`SAVEPOINT ${markName}`);
     mark = 'used';
     covered = true;
     try {
@@ -116,7 +148,7 @@ export async function openExecutionTransaction(
     } catch (e) {
       // Rolled back to, the savepoint stays and holds nothing: the next write needs no new one.
       if (!released) {
-        await client.query(`ROLLBACK TO SAVEPOINT ${MARK}`).catch(() => {});
+        await client.query(`ROLLBACK TO SAVEPOINT ${markName}`).catch(() => {});
         mark = 'fresh';
       }
       throw e;
@@ -128,7 +160,7 @@ export async function openExecutionTransaction(
     pool: facade,
     client: guarded,
     write,
-    commit: () => end('COMMIT'),
-    rollback: () => end('ROLLBACK'),
+    commit: () => finish('COMMIT'),
+    rollback: () => finish('ROLLBACK'),
   };
 }

@@ -62,6 +62,24 @@ describe('Spark API typings', () => {
     expect(typed.filter((name) => !defined.has(name) && !made(name))).toEqual([]);
   });
 
+  it('SparkRequests types the classes and calls the sandbox defines, and nothing else', () => {
+    const lib = readFileSync('src/script/prelude-requests.ts', 'utf8');
+    const names = /var NAMES = \[([^\]]*)\]/.exec(lib)?.[1]?.match(/\w+/g) ?? [];
+    expect(names).toContain('LogEventRequest');
+    expect(
+      sparkApi()
+        .interfaces.SparkRequestsNamespace?.map((m) => m.name)
+        .sort(),
+    ).toEqual([...names].sort());
+    const calls = [...lib.matchAll(/C\.prototype\.(\w+) =/g)].map((m) => m[1]).sort();
+    expect(calls).toEqual(['Execute', 'ExecuteAs', 'Send', 'SendAs']);
+    expect(
+      sparkApi()
+        .interfaces.SparkRequest?.map((m) => m.name)
+        .sort(),
+    ).toEqual(calls);
+  });
+
   it("the console's completion is generated from them (npm run console:build)", () => {
     expect(JSON.parse(readFileSync(SPARK_API_JSON, 'utf8'))).toEqual(sparkApi());
     const api = sparkApi();

@@ -48,8 +48,9 @@ async function must(res: LightMyRequestResponse, what: string, status?: number):
 export async function startRuntimeWorld(
   config: Record<string, unknown>,
   env: Record<string, string> = {},
+  options: Parameters<typeof startTestServer>[1] = {},
 ): Promise<RuntimeWorld> {
-  const server = await startTestServer(env);
+  const server = await startTestServer(env, options);
   const username = `owner${++counter}-${process.pid}@runtime.test`;
   await must(
     await server.app.inject({

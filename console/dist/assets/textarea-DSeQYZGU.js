@@ -1,0 +1,2 @@
+import{h as e,x as t}from"./main-BGHuIbhD.js";var n=0;function r(r){let[i]=t(()=>`ta${++n}`);return e(`div`,{class:`field`,children:[e(`label`,{for:i,children:r.label}),e(`textarea`,{id:i,class:`code`,rows:r.rows??10,spellcheck:!1,value:r.value,onInput:e=>r.onInput(e.target.value)})]})}export{r as t};
+//# sourceMappingURL=textarea-DSeQYZGU.js.map

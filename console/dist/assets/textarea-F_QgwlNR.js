@@ -1,2 +1,0 @@
-import{h as e,x as t}from"./main-VANTBZ5A.js";var n=0;function r(r){let[i]=t(()=>`ta${++n}`);return e(`div`,{class:`field`,children:[e(`label`,{for:i,children:r.label}),e(`textarea`,{id:i,class:`code`,rows:r.rows??10,spellcheck:!1,value:r.value,onInput:e=>r.onInput(e.target.value)})]})}export{r as t};
-//# sourceMappingURL=textarea-F_QgwlNR.js.map
