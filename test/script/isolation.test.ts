@@ -27,6 +27,11 @@ const TAINT = [
   'Math.random = function () { return 4; }; Date.now = function () { return 0; };',
   'Object.getPrototypeOf(Spark.runtimeCollection("x").find({})).leakCursor = 1;',
   'Object.getPrototypeOf(Spark.runtimeCollection("x")).leakCollection = 1;',
+  // The API's own calls do not go through what a script can replace (Spark.getLog below still works).
+  'Reflect.apply = function () { throw new Error("hijacked"); };',
+  // Parts of the API compiled at their first use: compiled again, untouched, in the next execution.
+  'Spark.getCache().leakCache = 1; Spark.getGameDataService().leakData = 1;',
+  'Object.getPrototypeOf(Spark.runtimeCollection("x")).distinct.leakMore = 1;',
   'Spark.getLog().setLevel("ERROR"); Spark.getLog().leakLog = 1; Spark.getConfig().leakConfig = 1;',
   'try { Spark.leakSpark = 1; } catch (e) {}',
   'Spark.setScriptData("tainted", true);',
@@ -47,6 +52,9 @@ const PROBE = [
   'if (Date.now() === 0) seen.push("Date.now");',
   'if (Object.getPrototypeOf(Spark.runtimeCollection("x").find({})).leakCursor) seen.push("cursor");',
   'if (Object.getPrototypeOf(Spark.runtimeCollection("x")).leakCollection) seen.push("collection");',
+  'if (String(Reflect.apply).indexOf("hijacked") >= 0) seen.push("Reflect.apply");',
+  'if (Spark.getCache().leakCache || Spark.getGameDataService().leakData) seen.push("lazy library");',
+  'if (Object.getPrototypeOf(Spark.runtimeCollection("x")).distinct.leakMore) seen.push("collection calls");',
   'if (Spark.getLog().getLevel() !== "DEBUG" || Spark.getLog().leakLog) seen.push("log");',
   'if (Spark.getConfig().leakConfig || Spark.leakSpark) seen.push("Spark");',
   'if (Spark.getScriptData("tainted") !== null) seen.push("scriptData");',
