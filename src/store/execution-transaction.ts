@@ -6,6 +6,7 @@
 // Statements are few: the BEGIN goes with the first write's savepoint in one round trip, each later write's
 // savepoint with the release of the one before, and a core function's own transaction inside a write adds none.
 import type pg from 'pg';
+import { shareArrayFacts } from './multikey.js';
 
 export interface ExecutionTransaction {
   /** The pool the core functions are given: its statements run on the execution's connection. */
@@ -87,6 +88,9 @@ export async function openExecutionTransaction(
       released ? Promise.reject(new Error('the execution transaction has ended')) : raw(...args),
     connect: async () => nested(),
   } as unknown as pg.Pool;
+  // Reads on the transaction compile with what the pool knows of the collection's arrays (no statement to learn it
+  // again in every execution); the statements' own guard keeps them exact.
+  shareArrayFacts(facade, pool);
   const end = async (statement: 'COMMIT' | 'ROLLBACK') => {
     if (released) return;
     released = true;

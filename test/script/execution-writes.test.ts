@@ -89,4 +89,21 @@ describe("an execution's writes", () => {
     expect(await w.find('script.upserted')).toEqual([{ _id: 1, n: 2 }]);
     expect(await ids('script.inserted')).toEqual([2]);
   });
+
+  it("a read after the execution's own write of an array finds it, with what the pool knew before", async () => {
+    // The first execution has the pool learn that "tags" holds no array; the second writes one and reads it on its
+    // transaction, which compiles with what the pool knows: the statement's guard sees its own write.
+    const first = await run([
+      'var c = Spark.runtimeCollection("tagged");',
+      'c.insert({ _id: 1, tags: "x" });',
+      'Spark.setScriptData("n", c.find({ tags: "x" }).count());',
+    ]);
+    expect(first.scriptData).toEqual({ n: 1 });
+    const second = await run([
+      'var c = Spark.runtimeCollection("tagged");',
+      'c.insert({ _id: 2, tags: ["a", "b"] });',
+      'Spark.setScriptData("ids", c.find({ tags: "a" }).toArray().map(function (d) { return d._id; }));',
+    ]);
+    expect(second.scriptData).toEqual({ ids: [2] });
+  });
 });
