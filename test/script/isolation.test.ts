@@ -97,6 +97,32 @@ describe('isolation between executions', () => {
     expect((await score()).scriptData).toEqual({ seen: [] });
   });
 
+  it('a context made ahead, while the thread waited, serves the next execution with its own data only', async () => {
+    // One thread: each execution below runs on the context the thread made after the one before (its prelude
+    // evaluated before the request was known), including after an exit and a timeout.
+    const bob = await w.player('bob');
+    await setScripts(w, [
+      script(
+        'event',
+        'score',
+        [
+          'var d = Spark.getData();',
+          'Spark.setScriptData("seen", { score: d.SCORE, player: Spark.getPlayer().getPlayerId(), key: Spark.getConfig().getApiKey() });',
+          'if (d.SCORE === 2) Spark.exit();',
+          'if (d.SCORE === 3) for (;;) {}',
+        ].join('\n'),
+      ),
+    ]);
+    const score = (playerId: string, SCORE: number) =>
+      w.ask('LogEventRequest', { eventKey: 'score', playerId, SCORE });
+    const seen = (playerId: string, score: number) => ({ seen: { score, player: playerId, key: w.apiKey } });
+    expect((await score(alice, 1)).scriptData).toEqual(seen(alice, 1));
+    expect((await score(bob, 2)).scriptData).toEqual(seen(bob, 2));
+    expect((await score(alice, 4)).scriptData).toEqual(seen(alice, 4));
+    expect((await score(bob, 3)).error).toEqual({ SCRIPT: 'TIMEOUT' });
+    expect((await score(bob, 5)).scriptData).toEqual(seen(bob, 5));
+  }, 30_000);
+
   it('no network API exists in the sandbox: no fetch, XMLHttpRequest, WebSocket or Node module', async () => {
     await setScripts(w, [
       script(
