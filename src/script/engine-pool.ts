@@ -65,7 +65,7 @@ interface Thread {
 export class EnginePool {
   private readonly threads: Thread[] = [];
   private readonly queues = new Map<string, Queued[]>();
-  /** Threads each game holds now: a game holds at most half of them, so other games always find one. */
+  /** Threads each game holds now: a game holds all of them but one, so another game always finds one. */
   private readonly running = new Map<string, number>();
   private queued = 0;
   private nextId = 1;
@@ -154,8 +154,12 @@ export class EnginePool {
     return thread;
   }
 
+  /**
+   * A game's share: every thread but one (a script waiting for the store holds its thread without using a core,
+   * so one game's own concurrency is worth the threads; the one left keeps another game from waiting behind it).
+   */
   private get perGame(): number {
-    return Math.max(1, Math.floor(this.size / 2));
+    return Math.max(1, this.size - 1);
   }
 
   /** Next game in turn (below its share of threads): its queue's head; that queue then goes to the back. */

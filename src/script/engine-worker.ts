@@ -15,9 +15,9 @@ import {
   type QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
 import { lowerThreadPriority } from '../thread-priority.js';
-import { LIBS, PRELUDE } from './prelude.js';
+import { describe, ModuleError, type Prepared, prepareContext, Stop } from './engine-context.js';
 import type { FromWorker, HostReply, Job, JobResult, LogLine, ToWorker } from './protocol.js';
-import { API_EVAL, INTRINSICS, SANDBOX_THREAD_NICENESS, STACK_BYTES, sandboxMemory } from './realm.js';
+import { SANDBOX_THREAD_NICENESS, STACK_BYTES, sandboxMemory } from './realm.js';
 
 /** Largest JSON text of one host call's arguments (a document to write, a query). */
 const HOST_ARGS_CHARS = 4 * 1024 * 1024;
@@ -33,8 +33,6 @@ const flag = new Int32Array(signal);
 const port = parentPort;
 if (!port) throw new Error('engine-worker runs on a thread');
 const send = (m: FromWorker) => port.postMessage(m);
-
-class Stop extends Error {}
 
 interface Execution {
   id: number;
@@ -146,12 +144,6 @@ function requireModule(ex: Execution, a: { name: string; once: boolean }) {
   }
 }
 
-class ModuleError extends Error {
-  constructor(readonly handle: QuickJSHandle) {
-    super('module error');
-  }
-}
-
 function local(ex: Execution, op: string, args: string): string | undefined {
   const a = JSON.parse(args);
   switch (op) {
@@ -177,22 +169,6 @@ function local(ex: Execution, op: string, args: string): string | undefined {
     default:
       throw new Error(`unknown call ${op}`);
   }
-}
-
-function describe(
-  ctx: QuickJSContext,
-  handle: QuickJSHandle,
-): { message: string; stack: string; name: string } {
-  const dumped = ctx.dump(handle) as unknown;
-  if (dumped && typeof dumped === 'object') {
-    const d = dumped as { name?: unknown; message?: unknown; stack?: unknown };
-    return {
-      name: String(d.name ?? 'Error'),
-      message: String(d.message ?? JSON.stringify(dumped)),
-      stack: String(d.stack ?? ''),
-    };
-  }
-  return { name: 'Error', message: String(dumped), stack: '' };
 }
 
 function where(stack: string): string | null {
@@ -228,6 +204,37 @@ function retireRuntime(): void {
 /** Set when a nested execution failed: the runtime is replaced once the outermost one ends. */
 let retireAfter = false;
 
+/** The context made while the thread waited for work (prepareContext), for the next execution on its runtime. */
+let next: Prepared | undefined;
+/** The memory cap of the last execution: a context made ahead is made under it. */
+let lastMemoryBytes = 0;
+
+function takePrepared(runtime: QuickJSRuntime): Prepared | undefined {
+  const p = next;
+  next = undefined;
+  if (p && p.runtime !== runtime) {
+    p.ctx.dispose();
+    return undefined;
+  }
+  return p;
+}
+
+/** Between executions: the next context, its bridges and the prelude, made now rather than when a script comes. */
+function prepareAhead(module: QuickJSWASMModule): void {
+  if (next || poisoned) return;
+  try {
+    const runtime = runtimeFor(module);
+    // The last execution's interrupt handler would stop the prelude (its script exited or ran out of time).
+    runtime.removeInterruptHandler();
+    if (lastMemoryBytes > 0) runtime.setMemoryLimit(lastMemoryBytes);
+    runtime.setMaxStackSize(STACK_BYTES);
+    next = prepareContext(runtime);
+  } catch (e) {
+    // WebAssembly that aborted cannot run again: the pool replaces this thread (it holds no script now).
+    if ((e as Error).message.startsWith('Aborted')) process.exit(1);
+  }
+}
+
 function run(module: QuickJSWASMModule, id: number, queued: Job, parent?: Execution): JobResult {
   const started = performance.now();
   // The budget counts from the script's start on this thread, not from when it was queued; a nested execution
@@ -236,11 +243,11 @@ function run(module: QuickJSWASMModule, id: number, queued: Job, parent?: Execut
   const runtime = runtimeFor(module);
   runtime.setMemoryLimit(job.memoryBytes);
   runtime.setMaxStackSize(STACK_BYTES);
-  const ctx = runtime.newContext({ intrinsics: INTRINSICS });
+  lastMemoryBytes = job.memoryBytes;
   const ex: Execution = {
     id,
     job,
-    ctx,
+    ctx: undefined as unknown as QuickJSContext,
     // Null-prototype maps: a script naming a key "__proto__" gets an own key, never a prototype swap.
     scriptData: Object.assign(Object.create(null), job.scriptData),
     scriptDataBytes: new Map(Object.entries(job.scriptData).map(([k, v]) => [k, JSON.stringify(v).length])),
@@ -262,51 +269,34 @@ function run(module: QuickJSWASMModule, id: number, queued: Job, parent?: Execut
     },
   };
   runtime.setInterruptHandler(ex.interrupt);
-  const bridge = (name: string, fn: (op: string, args: string) => string | undefined) => {
-    const handle = ctx.newFunction(name, (opHandle, argsHandle) => {
-      try {
-        const out = fn(ctx.getString(opHandle), ctx.getString(argsHandle));
-        return out === undefined ? ctx.undefined : ctx.newString(out);
-      } catch (e) {
-        if (e instanceof ModuleError) return { error: e.handle };
-        if (e instanceof Stop) return { error: ctx.newError('stopped') };
-        return { error: ctx.newError((e as Error).message) };
-      }
-    });
-    ctx.setProp(ctx.global, name, handle);
-    handle.dispose();
-  };
-  bridge('__host', (op, args) => hostCall(ex, op, args));
-  const libHandle = ctx.newFunction('__lib', (nameHandle) => {
-    const name = ctx.getString(nameHandle);
-    const source = Object.hasOwn(LIBS, name) ? LIBS[name] : undefined;
-    if (source === undefined) return { error: ctx.newError(`no library ${name}`) };
-    return ctx.evalCode(source, `spark-${name}.js`, API_EVAL);
-  });
-  ctx.setProp(ctx.global, '__lib', libHandle);
-  libHandle.dispose();
-  bridge('__local', (op, args) => local(ex, op, args));
   let failure: JobResult['failure'];
+  let prepared = takePrepared(runtime);
   try {
-    const prelude = ctx.evalCode(PRELUDE, 'prelude.js', API_EVAL);
-    if (prelude.error) {
-      const d = describe(ctx, prelude.error);
-      prelude.error.dispose();
-      // Out of time before the script began (a busy machine): a timeout like any other.
-      if (!ex.timedOut) throw new Error(`prelude: ${d.message}`);
-    } else prelude.value.dispose();
-    // Nothing more runs once the budget ran out in the prelude.
-    const result = ex.timedOut ? undefined : ctx.evalCode(job.source, `${job.name}.js`);
-    if (result?.error) {
-      const d = describe(ctx, result.error);
-      result.error.dispose();
-      if (!ex.exited && !ex.timedOut) {
-        const message = d.message === 'out of memory' ? 'out of memory (the script memory limit)' : d.message;
-        failure = { message: `${d.name}: ${message}`, at: where(d.stack), stack: d.stack };
+    if (!prepared) {
+      try {
+        prepared = prepareContext(runtime);
+      } catch (e) {
+        // Out of time before the script began (a busy machine): a timeout like any other.
+        if (!ex.timedOut) throw e;
       }
-    } else result?.value.dispose();
+    }
+    if (prepared) {
+      const ctx = prepared.ctx;
+      ex.ctx = ctx;
+      prepared.bind({ host: (op, args) => hostCall(ex, op, args), local: (op, args) => local(ex, op, args) });
+      const result = ctx.evalCode(job.source, `${job.name}.js`);
+      if (result.error) {
+        const d = describe(ctx, result.error);
+        result.error.dispose();
+        if (!ex.exited && !ex.timedOut) {
+          const message =
+            d.message === 'out of memory' ? 'out of memory (the script memory limit)' : d.message;
+          failure = { message: `${d.name}: ${message}`, at: where(d.stack), stack: d.stack };
+        }
+      } else result.value.dispose();
+    }
   } finally {
-    ctx.dispose();
+    prepared?.ctx.dispose();
     if (parent) runtime.setInterruptHandler(parent.interrupt);
   }
   const outcome = ex.exited ? 'ok' : ex.timedOut ? 'timeout' : failure ? 'error' : 'ok';
@@ -366,5 +356,9 @@ port.on('message', (m: ToWorker) => {
   const last = poisoned;
   send({ type: 'done', id: m.id, result, ...(last ? { last } : {}) });
   if (last) process.exit(1);
+  // The next context is made now, after the answer: a script sent at once waits for it (no longer than it would
+  // have taken to make its own), one sent later starts with it made.
+  prepareAhead(module);
 });
 send({ type: 'ready' });
+setImmediate(() => prepareAhead(module));

@@ -64,6 +64,11 @@ function withoutPasswords(text: string): string {
   return JSON.stringify(docs);
 }
 
+/** A findAndModify that may insert a document. */
+function upserting(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { upsert?: unknown }).upsert === true;
+}
+
 export async function collectionCall(session: Session, args: CollectionCall): Promise<string | undefined> {
   const { env } = session;
   const full = fullName(args.kind, args.name);
@@ -96,27 +101,37 @@ export async function collectionCall(session: Session, args: CollectionCall): Pr
   // alone, and the script that catches its error goes on with the execution's transaction intact.
   try {
     return await session.write(async (tx) => {
-      const creating = !session.created.has(full);
+      // The catalogue of created collections (nosql_collections) needs a row once a write may add a document:
+      // before an insert, a save or an upserting findAndModify; after an update only when it upserted; never for
+      // a remove. A write that only changes or removes existing documents costs no statement for it.
+      const record = async () => {
+        if (session.created.has(full)) return;
+        session.created.add(full);
+        await createCollection(tx.client, session.gs, full, 'runtime', now);
+      };
+      const recorded = session.created.has(full);
       try {
-        if (creating) {
-          await createCollection(tx.client, session.gs, full, 'runtime', now);
-          session.created.add(full);
-        }
         switch (args.verb) {
           case 'insert':
+            await record();
             return await insertBody(input, tx.pool);
           case 'save':
+            await record();
             return await saveBody(input, tx.pool);
           case 'remove':
             return JSON.stringify(await removeBody(input, tx.pool));
-          case 'update':
-            return JSON.stringify(await updateBody({ ...input, collection: RUNTIME }, tx.pool, env.compute));
+          case 'update': {
+            const out = await updateBody({ ...input, collection: RUNTIME }, tx.pool, env.compute);
+            if (out.upsertedCount > 0) await record();
+            return JSON.stringify(out);
+          }
           default:
+            if (upserting(args.body)) await record();
             return await findAndModifyBody({ ...input, collection: RUNTIME }, tx.pool);
         }
       } catch (e) {
-        // The rollback of this write undoes the collection's creation too: the next write creates it again.
-        if (creating) session.created.delete(full);
+        // The rollback of this write undoes the collection's record too: the next write records it again.
+        if (!recorded) session.created.delete(full);
         throw e;
       }
     });

@@ -4,11 +4,13 @@
 // `__host(op, json)` (answered by the event loop: collections, players, cache, locks). Both take and answer
 // JSON text, so no object of the host ever enters the sandbox.
 
+import { COLLECTIONS_LIB, COLLECTIONS_MORE_LIB, CURSOR_LIB } from './prelude-collections.js';
 import { DATA_LIB } from './prelude-data.js';
 import { DIGEST_LIB } from './prelude-digest.js';
 import { HTTP_LIB } from './prelude-http.js';
 import { LEADERBOARDS_LIB } from './prelude-leaderboards.js';
 import { REQUESTS_LIB } from './prelude-requests.js';
+import { LOG_LIB, SPARK_LIB } from './prelude-spark.js';
 import { SCHEDULER_LIB } from './scheduler-lib.js';
 
 export const PRELUDE = `(function (g) {
@@ -24,14 +26,14 @@ export const PRELUDE = `(function (g) {
   function dec(t) { return t === undefined || t === null || t === '' ? undefined : JSON.parse(t); }
   function host(op, args) { return dec(H(op, enc(args))); }
   function local(op, args) { return dec(L(op, enc(args))); }
-  // Parts of the API a script may not use are compiled at their first use (compiling costs more than running).
-  var libs = {};
-  var I = { host: host, local: local, copy: copy, alias: function (o, n) { return alias(o, n); } };
-  function lib(name) { return libs[name] || (libs[name] = LIB(name)(I)); }
-  function loadPlayer(id) { return lib('player').load(id); }
-  var DATA = local('data');
-  var CTX = local('context');
   function copy(v) { return v === undefined ? undefined : JSON.parse(JSON.stringify(v)); }
+  // Everything in this source is compiled for every execution: only what most scripts call is here. The rest of
+  // the API is in libraries (LIBS) compiled in this context at their first use, and so per execution too.
+  var libs = {}, DATA, CTX;
+  function lib(name) { return libs[name] || (libs[name] = LIB(name)(I)); }
+  function data() { return DATA === undefined ? (DATA = local('data')) : DATA; }
+  function context() { return CTX === undefined ? (CTX = local('context')) : CTX; }
+  function loadPlayer(id) { return lib('player').load(id); }
   function alias(obj, names) {
     for (var i = 0; i < names.length; i++) {
       (function (n) {
@@ -41,71 +43,47 @@ export const PRELUDE = `(function (g) {
     }
     return obj;
   }
-
-
-
+  var I = { host: host, local: local, copy: copy, alias: alias, lib: lib, context: context, loadPlayer: loadPlayer };
+  // A method of a library: the library is compiled at the method's first call.
+  var apply = Reflect.apply;
+  function later(name, member) { return function () { return apply(lib(name)[member], Spark, arguments); }; }
   var current;
-  var log = { level: 'DEBUG' };
-  var LEVELS = { DEBUG: 0, INFO: 1, WARN: 2, ERROR: 3 };
-  function logAt(level) { return function (msg) { if (LEVELS[level] >= LEVELS[log.level]) local('log', { level: level, log: msg }); }; }
-  var SparkLog = {
-    debug: logAt('DEBUG'), info: logAt('INFO'), warn: logAt('WARN'), error: logAt('ERROR'),
-    getLevel: function () { return log.level; },
-    setLevel: function (l) { if (LEVELS.hasOwnProperty(l)) log.level = l; }
-  };
-  var cache = {
-    put: function (k, v) { host('cache', { op: 'put', key: String(k), value: v }); },
-    get: function (k) { var r = host('cache', { op: 'get', key: String(k) }); return r === undefined ? null : r; },
-    remove: function (k) { host('cache', { op: 'remove', key: String(k) }); },
-    removeAll: function (pattern) { host('cache', { op: 'removeAll', pattern: pattern === undefined ? null : String(pattern) }); }
-  };
-  var config = alias({
-    getStage: function () { return CTX.stage; },
-    getApiKey: function () { return CTX.apiKey; }
-  }, ['stage', 'apiKey']);
   var Spark = {
-    getData: function () { return copy(DATA); },
+    getData: function () { return copy(data()); },
     setScriptData: function (n, v) { local('scriptData', { op: 'set', name: String(n), value: v === undefined ? null : v }); },
     getScriptData: function (n) { return local('scriptData', { op: 'get', name: String(n) }); },
-    removeScriptData: function (n) { local('scriptData', { op: 'remove', name: String(n) }); },
-    removeAllScriptData: function () { local('scriptData', { op: 'clear' }); },
-    setScriptError: function (k, v) { local('scriptError', { op: 'set', name: String(k), value: v === undefined ? null : v }); },
-    getScriptError: function (k) { return local('scriptError', { op: 'get', name: String(k) }); },
-    removeScriptError: function (k) { local('scriptError', { op: 'remove', name: String(k) }); },
-    removeAllScriptErrors: function () { local('scriptError', { op: 'clear' }); },
-    hasScriptErrors: function () { return local('scriptError', { op: 'has' }); },
+    removeScriptData: later('spark', 'removeScriptData'),
+    removeAllScriptData: later('spark', 'removeAllScriptData'),
+    setScriptError: later('spark', 'setScriptError'),
+    getScriptError: later('spark', 'getScriptError'),
+    removeScriptError: later('spark', 'removeScriptError'),
+    removeAllScriptErrors: later('spark', 'removeAllScriptErrors'),
+    hasScriptErrors: later('spark', 'hasScriptErrors'),
     exit: function () { L('exit', 'null'); },
-    getRemainingMilliseconds: function () { return local('remaining'); },
+    getRemainingMilliseconds: later('spark', 'getRemainingMilliseconds'),
     getPlayer: function () {
-      if (current === undefined) current = CTX.playerId ? loadPlayer(CTX.playerId) : null;
+      if (current === undefined) current = context().playerId ? loadPlayer(context().playerId) : null;
       return current;
     },
     loadPlayer: loadPlayer,
-    getLog: function () { return SparkLog; },
+    getLog: later('log', 'getLog'),
     runtimeCollection: function (n) { return lib('collections').collection('runtime', n, true); },
-    metaCollection: function (n) { return lib('collections').collection('meta', n, false); },
-    systemCollection: function (n) { return lib('collections').collection('system', n, false); },
-    getCache: function () { return cache; },
-    getConfig: function () { return config; },
+    metaCollection: later('spark', 'metaCollection'),
+    systemCollection: later('spark', 'systemCollection'),
+    getCache: later('spark', 'getCache'),
+    getConfig: later('spark', 'getConfig'),
     getScheduler: function () { return lib('scheduler'); },
-    lockKey: function (name, tryMillis) { return host('lock', { op: 'lock', name: String(name), wait: Number(tryMillis) || 0 }); },
-    unlockKey: function (name) { return host('lock', { op: 'unlock', name: String(name) }); },
-    unlockKeyFully: function (name) { return host('lock', { op: 'unlockFully', name: String(name) }); },
-    getGameDataService: function () { return lib('data').service(); },
-    getLeaderboards: function () { return lib('leaderboards').leaderboards(); },
-    getDigester: function () { return lib('digest').digester(); },
-    sendRequest: function (req) { return lib('requests').sendRequest(req); },
-    sendRequestAs: function (req, playerId) { return lib('requests').sendRequestAs(req, playerId); },
-    logEvent: function (eventKey, values) { lib('requests').logEvent(eventKey, values); },
-    getHttp: function (url, timeout) { return lib('http').http(url, timeout); },
-    loadPlayerByExternalId: function (system, id) {
-      var s = String(system);
-      if (!/^[A-Za-z0-9_]{1,32}$/.test(s)) throw new Error('an external system is 1 to 32 letters, digits or _');
-      if (id === null || id === undefined) return null;
-      var q = {}; q['externalIds.' + s] = String(id);
-      var d = lib('collections').collection('system', 'player', false).findOne(q, { _id: 1 });
-      return d ? loadPlayer(typeof d._id === 'object' && d._id !== null ? d._id.$oid : d._id) : null;
-    }
+    lockKey: later('spark', 'lockKey'),
+    unlockKey: later('spark', 'unlockKey'),
+    unlockKeyFully: later('spark', 'unlockKeyFully'),
+    getGameDataService: later('data', 'service'),
+    getLeaderboards: later('leaderboards', 'leaderboards'),
+    getDigester: later('digest', 'digester'),
+    sendRequest: later('requests', 'sendRequest'),
+    sendRequestAs: later('requests', 'sendRequestAs'),
+    logEvent: later('requests', 'logEvent'),
+    getHttp: later('http', 'http'),
+    loadPlayerByExternalId: later('spark', 'loadPlayerByExternalId')
   };
   alias(Spark, ['data', 'player', 'log', 'config', 'cache', 'remainingMilliseconds', 'gameDataService', 'leaderboards', 'digester']);
   Object.freeze(Spark);
@@ -117,110 +95,19 @@ export const PRELUDE = `(function (g) {
 })(globalThis);
 `;
 
-/** Parts of the API compiled at their first use: each a function of the prelude's internals. */
+/** Parts of the API compiled at their first use: each a function of the prelude's internals (`I`). */
 export const LIBS: Record<string, string> = {
+  spark: SPARK_LIB,
+  log: LOG_LIB,
+  collections: COLLECTIONS_LIB,
+  cursor: CURSOR_LIB,
+  collectionsMore: COLLECTIONS_MORE_LIB,
   scheduler: SCHEDULER_LIB,
   data: DATA_LIB,
   leaderboards: LEADERBOARDS_LIB,
   digest: DIGEST_LIB,
   requests: REQUESTS_LIB,
   http: HTTP_LIB,
-  collections: `(function (I) {
-  'use strict';
-  var host = I.host, local = I.local, copy = I.copy, alias = I.alias;
-  // Cursors: the query runs once, at the first read, with sort, skip and limit applied in that order whatever
-  // order the script called them in (as MongoDB does).
-  function Cursor(coll, query, fields) {
-    this._c = coll; this._q = query || {}; this._f = fields; this._s = undefined; this._k = 0; this._l = undefined;
-    this._docs = null; this._i = 0;
-  }
-  Cursor.prototype._load = function () {
-    if (this._docs === null) {
-      var body = { query: this._q, skip: this._k };
-      if (this._f !== undefined && this._f !== null) body.fields = this._f;
-      if (this._s !== undefined && this._s !== null) body.sort = this._s;
-      if (this._l !== undefined && this._l !== 0) body.limit = Math.abs(this._l);
-      this._docs = this._c._call('find', body);
-    }
-    return this._docs;
-  };
-  Cursor.prototype.limit = function (n) { this._l = n; return this; };
-  Cursor.prototype.skip = function (n) { this._k = n; return this; };
-  Cursor.prototype.sort = function (s) { this._s = s; return this; };
-  Cursor.prototype.hasNext = function () { return this._i < this._load().length; };
-  Cursor.prototype.next = function () {
-    var docs = this._load();
-    if (this._i >= docs.length) throw new Error('no more documents in the cursor');
-    return docs[this._i++];
-  };
-  Cursor.prototype.curr = function () { return this._i > 0 ? this._load()[this._i - 1] : null; };
-  Cursor.prototype.toArray = function () { return this._load().slice(this._i); };
-  Cursor.prototype.size = function () { return this._load().length; };
-  Cursor.prototype.count = function () { return this._c.count(this._q); };
-  Cursor.prototype.toJSON = function () { return this.toArray(); };
-
-  function Collection(kind, name, writable) { this._kind = kind; this._name = String(name); this._w = writable; }
-  Collection.prototype._call = function (verb, body) {
-    return host('collection', { kind: this._kind, name: this._name, verb: verb, body: body });
-  };
-  Collection.prototype._write = function (verb, body) {
-    if (!this._w) throw new Error('the ' + this._kind + ' collection ' + this._name + ' is read-only in scripts');
-    return this._call(verb, body);
-  };
-  Collection.prototype.find = function (query, fields) { return new Cursor(this, query, fields); };
-  Collection.prototype.findOne = function (query, fields, orderBy) {
-    var body = { query: query || {}, limit: 1 };
-    if (fields !== undefined && fields !== null) body.fields = fields;
-    if (orderBy !== undefined && orderBy !== null) body.sort = orderBy;
-    var docs = this._call('find', body);
-    return docs.length > 0 ? docs[0] : null;
-  };
-  Collection.prototype.count = function (query) { return this._call('count', { query: query || {} }); };
-  Collection.prototype.distinct = function (key, query) {
-    return this._call('distinct', { key: key, query: query || {} }).values;
-  };
-  Collection.prototype.aggregate = function (first, more) {
-    var stages = Object.prototype.toString.call(first) === '[object Array]' ? first : [first];
-    return { result: this._call('aggregate', stages.concat(more || [])) };
-  };
-  Collection.prototype.insert = function (docs) { this._write('insert', docs); return true; };
-  Collection.prototype.save = function (doc) { this._write('save', doc); return true; };
-  Collection.prototype.update = function (query, update, upsert, multi) {
-    this._write('update', { query: query || {}, update: update, upsert: !!upsert, multi: !!multi });
-    return true;
-  };
-  Collection.prototype.updateMulti = function (query, update) { return this.update(query, update, false, true); };
-  Collection.prototype.remove = function (query) { this._write('remove', { query: query || {} }); return true; };
-  Collection.prototype.findAndModify = function (query, a, b, c, d, e, f) {
-    var body = { query: query || {} };
-    if (arguments.length <= 2) body.update = a;
-    else if (arguments.length === 3) { body.sort = a; body.update = b; }
-    else {
-      if (a) body.fields = a;
-      if (b) body.sort = b;
-      if (c) body.remove = true; else body.update = d;
-      body['new'] = !!e; body.upsert = !!f;
-    }
-    return this._write('findAndModify', body).value;
-  };
-  Collection.prototype.findAndRemove = function (query) {
-    return this._write('findAndModify', { query: query || {}, remove: true }).value;
-  };
-  Collection.prototype._index = function (args) {
-    args.kind = this._kind; args.name = this._name;
-    return host('index', args);
-  };
-  Collection.prototype.ensureIndex = function (keys, options) {
-    var o = options || {};
-    this._index({ op: 'ensure', keys: keys, indexName: o.name === undefined ? null : String(o.name), unique: o.unique === true });
-  };
-  Collection.prototype.dropIndex = function (keys) {
-    this._index(typeof keys === 'string' ? { op: 'drop', indexName: keys } : { op: 'drop', keys: keys });
-  };
-  Collection.prototype.dropIndexByName = function (name) { this._index({ op: 'drop', indexName: String(name) }); };
-  Collection.prototype.getIndexInfo = function () { return this._index({ op: 'info' }); };
-  return { collection: function (kind, name, writable) { return new Collection(kind, name, writable); } };
-})`,
   player: `(function (I) {
   'use strict';
   var host = I.host, local = I.local, copy = I.copy, alias = I.alias;

@@ -6,6 +6,7 @@
 // Statements are few: the BEGIN goes with the first write's savepoint in one round trip, each later write's
 // savepoint with the release of the one before, and a core function's own transaction inside a write adds none.
 import type pg from 'pg';
+import { shareArrayFacts } from './multikey.js';
 
 export interface ExecutionTransaction {
   /** The pool the core functions are given: its statements run on the execution's connection. */
@@ -45,7 +46,7 @@ export async function openExecutionTransaction(
     client.release(true);
     throw e;
   }
-  return wrap(client, MARK, forWrite ? 'fresh' : 'none', async (statement) => {
+  const tx = wrap(client, MARK, forWrite ? 'fresh' : 'none', async (statement) => {
     try {
       await client.query(statement);
       client.release();
@@ -54,6 +55,10 @@ export async function openExecutionTransaction(
       if (statement === 'COMMIT') throw e;
     }
   });
+  // Reads on the transaction compile with what the pool knows of the collection's arrays (no statement to learn it
+  // again in every execution); the statements' own guard keeps them exact.
+  shareArrayFacts(tx.pool, pool);
+  return tx;
 }
 
 /**
@@ -67,13 +72,15 @@ export async function openNestedTransaction(
 ): Promise<ExecutionTransaction> {
   const name = `cc_exec_${depth}`;
   await parent.client.query(`SAVEPOINT ${name}`);
-  return wrap(parent.client, `${MARK}_${depth}`, 'none', async (statement) => {
+  const tx = wrap(parent.client, `${MARK}_${depth}`, 'none', async (statement) => {
     await parent.client.query(
       statement === 'COMMIT'
         ? `RELEASE SAVEPOINT ${name}`
         : `ROLLBACK TO SAVEPOINT ${name}; RELEASE SAVEPOINT ${name}`,
     );
   });
+  shareArrayFacts(tx.pool, parent.pool);
+  return tx;
 }
 
 /** The execution's transaction over a connection whose BEGIN (or savepoint) is done; `end` closes it. */

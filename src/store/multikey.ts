@@ -40,6 +40,18 @@ const caches = new WeakMap<object, Map<string, Known>>();
 
 const keyOf = (scope: Scope) => JSON.stringify([scope.game, scope.stage, scope.collection]);
 
+/** A pool that stands for another's connections (an execution's transaction): it also reads that one's cache. */
+const owners = new WeakMap<object, object>();
+
+/**
+ * `alias` runs its statements on a connection of `owner` (inside a transaction): its reads use and feed what
+ * `owner` knows; a refresh after a guard failed (stillArrayFree) stays with `alias`.
+ */
+export function shareArrayFacts(alias: object, owner: Db): void {
+  // An alias of an alias (a nested execution's savepoint) shares with the pool at the root.
+  owners.set(alias, owners.get(owner) ?? owner);
+}
+
 function cacheOf(db: Db): Map<string, Known> {
   let cache = caches.get(db);
   if (cache === undefined) {
@@ -49,7 +61,7 @@ function cacheOf(db: Db): Map<string, Known> {
   return cache;
 }
 
-async function readRecord(db: Db, scope: Scope): Promise<Known> {
+async function readRecord(db: Db, scope: Scope, into: object = db): Promise<Known> {
   const { rows } = await query<{ kind: 'field' | 'index'; name: string }>(
     db,
     `SELECT 'field' AS kind, field AS name FROM nosql_multikey
@@ -64,7 +76,7 @@ async function readRecord(db: Db, scope: Scope): Promise<Known> {
     leading: new Set(rows.filter((r) => r.kind === 'index').map((r) => r.name)),
     readAt: Date.now(),
   };
-  const cache = cacheOf(db);
+  const cache = cacheOf(into as Db);
   cache.delete(keyOf(scope));
   cache.set(keyOf(scope), known);
   if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
@@ -76,9 +88,16 @@ async function readRecord(db: Db, scope: Scope): Promise<Known> {
  * lead an index are named so that their key test is written as the index condition alone.
  */
 export async function arrayFacts(db: Db, scope: Scope, fresh = false): Promise<ArrayFacts> {
-  const cached = fresh ? undefined : cacheOf(db).get(keyOf(scope));
+  const owner = owners.get(db);
+  const cached = fresh
+    ? undefined
+    : (cacheOf(db).get(keyOf(scope)) ?? (owner ? cacheOf(owner as Db).get(keyOf(scope)) : undefined));
+  // Read on a transaction, a record may include fields its own uncommitted writes added: kept for the pool, it
+  // can only make a later read take the array arm where it was not needed (never a wrong answer) until it expires.
   const { fields, leading } =
-    cached !== undefined && Date.now() - cached.readAt < MAX_AGE_MS ? cached : await readRecord(db, scope);
+    cached !== undefined && Date.now() - cached.readAt < MAX_AGE_MS
+      ? cached
+      : await readRecord(db, scope, owner ?? db);
   return {
     arrayFree: (field) => !fields.has(field),
     relied: new Set(),

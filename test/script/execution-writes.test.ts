@@ -71,4 +71,39 @@ describe("an execution's writes", () => {
     const [player] = await w.find('player', { query: { _id: alice } });
     expect(player?.scriptData?.touched).toBeUndefined();
   });
+
+  it('a write that adds no document records no collection; an upserting update and an insert do', async () => {
+    const answer = await run([
+      'var ghost = Spark.runtimeCollection("ghost");',
+      'ghost.update({ _id: 1 }, { $set: { n: 1 } });',
+      'ghost.remove({ _id: 1 });',
+      'var found = ghost.findAndModify({ _id: 1 }, { $set: { n: 1 } });',
+      'Spark.runtimeCollection("upserted").update({ _id: 1 }, { $set: { n: 1 } }, true, false);',
+      'Spark.runtimeCollection("upserted").update({ _id: 1 }, { $inc: { n: 1 } });',
+      'Spark.runtimeCollection("inserted").insert({ _id: 2 });',
+      'Spark.setScriptData("found", found);',
+    ]);
+    expect(answer.scriptData).toEqual({ found: null });
+    // As MongoDB: an update that matched nothing (without upsert) or a remove does not create the collection.
+    await expect(w.find('script.ghost')).rejects.toThrow(/404/);
+    expect(await w.find('script.upserted')).toEqual([{ _id: 1, n: 2 }]);
+    expect(await ids('script.inserted')).toEqual([2]);
+  });
+
+  it("a read after the execution's own write of an array finds it, with what the pool knew before", async () => {
+    // The first execution has the pool learn that "tags" holds no array; the second writes one and reads it on its
+    // transaction, which compiles with what the pool knows: the statement's guard sees its own write.
+    const first = await run([
+      'var c = Spark.runtimeCollection("tagged");',
+      'c.insert({ _id: 1, tags: "x" });',
+      'Spark.setScriptData("n", c.find({ tags: "x" }).count());',
+    ]);
+    expect(first.scriptData).toEqual({ n: 1 });
+    const second = await run([
+      'var c = Spark.runtimeCollection("tagged");',
+      'c.insert({ _id: 2, tags: ["a", "b"] });',
+      'Spark.setScriptData("ids", c.find({ tags: "a" }).toArray().map(function (d) { return d._id; }));',
+    ]);
+    expect(second.scriptData).toEqual({ ids: [2] });
+  });
 });

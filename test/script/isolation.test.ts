@@ -27,6 +27,11 @@ const TAINT = [
   'Math.random = function () { return 4; }; Date.now = function () { return 0; };',
   'Object.getPrototypeOf(Spark.runtimeCollection("x").find({})).leakCursor = 1;',
   'Object.getPrototypeOf(Spark.runtimeCollection("x")).leakCollection = 1;',
+  // The API's own calls do not go through what a script can replace (Spark.getLog below still works).
+  'Reflect.apply = function () { throw new Error("hijacked"); };',
+  // Parts of the API compiled at their first use: compiled again, untouched, in the next execution.
+  'Spark.getCache().leakCache = 1; Spark.getGameDataService().leakData = 1;',
+  'Object.getPrototypeOf(Spark.runtimeCollection("x")).distinct.leakMore = 1;',
   'Spark.getLog().setLevel("ERROR"); Spark.getLog().leakLog = 1; Spark.getConfig().leakConfig = 1;',
   'try { Spark.leakSpark = 1; } catch (e) {}',
   'Spark.setScriptData("tainted", true);',
@@ -47,6 +52,9 @@ const PROBE = [
   'if (Date.now() === 0) seen.push("Date.now");',
   'if (Object.getPrototypeOf(Spark.runtimeCollection("x").find({})).leakCursor) seen.push("cursor");',
   'if (Object.getPrototypeOf(Spark.runtimeCollection("x")).leakCollection) seen.push("collection");',
+  'if (String(Reflect.apply).indexOf("hijacked") >= 0) seen.push("Reflect.apply");',
+  'if (Spark.getCache().leakCache || Spark.getGameDataService().leakData) seen.push("lazy library");',
+  'if (Object.getPrototypeOf(Spark.runtimeCollection("x")).distinct.leakMore) seen.push("collection calls");',
   'if (Spark.getLog().getLevel() !== "DEBUG" || Spark.getLog().leakLog) seen.push("log");',
   'if (Spark.getConfig().leakConfig || Spark.leakSpark) seen.push("Spark");',
   'if (Spark.getScriptData("tainted") !== null) seen.push("scriptData");',
@@ -88,6 +96,32 @@ describe('isolation between executions', () => {
     await setScripts(w, [script('event', 'score', PROBE)]);
     expect((await score()).scriptData).toEqual({ seen: [] });
   });
+
+  it('a context made ahead, while the thread waited, serves the next execution with its own data only', async () => {
+    // One thread: each execution below runs on the context the thread made after the one before (its prelude
+    // evaluated before the request was known), including after an exit and a timeout.
+    const bob = await w.player('bob');
+    await setScripts(w, [
+      script(
+        'event',
+        'score',
+        [
+          'var d = Spark.getData();',
+          'Spark.setScriptData("seen", { score: d.SCORE, player: Spark.getPlayer().getPlayerId(), key: Spark.getConfig().getApiKey() });',
+          'if (d.SCORE === 2) Spark.exit();',
+          'if (d.SCORE === 3) for (;;) {}',
+        ].join('\n'),
+      ),
+    ]);
+    const score = (playerId: string, SCORE: number) =>
+      w.ask('LogEventRequest', { eventKey: 'score', playerId, SCORE });
+    const seen = (playerId: string, score: number) => ({ seen: { score, player: playerId, key: w.apiKey } });
+    expect((await score(alice, 1)).scriptData).toEqual(seen(alice, 1));
+    expect((await score(bob, 2)).scriptData).toEqual(seen(bob, 2));
+    expect((await score(alice, 4)).scriptData).toEqual(seen(alice, 4));
+    expect((await score(bob, 3)).error).toEqual({ SCRIPT: 'TIMEOUT' });
+    expect((await score(bob, 5)).scriptData).toEqual(seen(bob, 5));
+  }, 30_000);
 
   it('no network API exists in the sandbox: no fetch, XMLHttpRequest, WebSocket or Node module', async () => {
     await setScripts(w, [
