@@ -21,6 +21,7 @@ import { type Readiness, registerHealthRoutes } from './health.js';
 import { JsonText, parseJsonBody } from './json-body.js';
 import { createLogger } from './log.js';
 import { generateRequestId } from './request-id.js';
+import { AJV_OPTIONS, strictBodySchemaController } from './validators.js';
 
 export interface BuildOptions {
   /** A ready logger; without one the app makes its own from the settings' log level. */
@@ -69,7 +70,9 @@ export async function buildApp(
     bodyLimit: JSON_BODY_LIMIT,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+    // Querystring, params and headers coerce their strings; JSON bodies are validated strictly (validators.ts).
+    ajv: AJV_OPTIONS,
+    schemaController: strictBodySchemaController(),
     loggerInstance: options.logger ?? createLogger(ctx.settings.logLevel, ctx.settings.logFormat),
   };
   if (options.https) serverOptions.https = { ...options.https, ...nodeServerOptions(http) };

@@ -91,6 +91,56 @@ describe('groups and collaborators of a game', () => {
     expect([put.statusCode, put.json().code]).toEqual([400, 'PERMISSION_UNKNOWN']);
   });
 
+  it('wrong JSON types (a level "2", groupNames one string) → 400 VALIDATION_FAILED naming the field; nothing changes', async () => {
+    const before = (await asOwner('GET', '/groups/Developer')).json();
+    const cases: [string, 'POST' | 'PUT', string, unknown, string][] = [
+      [
+        'a level as a string',
+        'PUT',
+        '/groups/Developer',
+        { permissions: { nosql: '2' } },
+        'body.permissions.nosql',
+      ],
+      [
+        'a level null',
+        'PUT',
+        '/groups/Developer',
+        { permissions: { nosql: null } },
+        'body.permissions.nosql',
+      ],
+      [
+        'a new group with a level true',
+        'POST',
+        '/groups',
+        { name: 'Typed', permissions: { nosql: true } },
+        'body.permissions.nosql',
+      ],
+      [
+        'groupNames one string',
+        'POST',
+        '/collaborators',
+        { email: bob.username, groupNames: 'ReadOnly' },
+        'body.groupNames',
+      ],
+      [
+        'groupNames one string',
+        'PUT',
+        `/collaborators/${bob.username}`,
+        { groupNames: 'ReadOnly' },
+        'body.groupNames',
+      ],
+    ];
+    for (const [name, method, path, body, field] of cases) {
+      const res = await asOwner(method, path, body);
+      expect([name, res.statusCode, res.json().code]).toEqual([name, 400, 'VALIDATION_FAILED']);
+      expect(res.json().details.map((d: { field: string }) => d.field)).toContain(field);
+      expect(res.json().requestId).toBeTypeOf('string');
+    }
+    expect((await asOwner('GET', '/groups/Developer')).json()).toEqual(before);
+    expect((await asOwner('GET', '/groups/Typed')).statusCode).toBe(404);
+    expect((await asOwner('GET', `/collaborators/${bob.username}`)).json().groupNames).toEqual(['Managers']);
+  });
+
   it('delete a group still given to someone → 409 GROUP_IN_USE naming them; unused → 200, then 404', async () => {
     const inUse = await asOwner('DELETE', '/groups/Exports');
     expect([inUse.statusCode, inUse.json().code]).toEqual([409, 'GROUP_IN_USE']);

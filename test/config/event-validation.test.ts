@@ -41,6 +41,16 @@ describe('event validation', () => {
     ['no name', { shortCode: 'e1', description: 'd' }, 'VALIDATION_FAILED', 'body.name'],
     ['no description', { name: 'E', shortCode: 'e1' }, 'VALIDATION_FAILED', 'body.description'],
     ['an unknown field', event({ colour: 'red' }), 'VALIDATION_FAILED', 'body.colour'],
+    // JSON bodies are not coerced (docs/decisions.md, "Strict JSON bodies"): a wrong JSON type is refused.
+    ['a name that is a number', event({ name: 5 }), 'VALIDATION_FAILED', 'body.name'],
+    ['a description that is null', event({ description: null }), 'VALIDATION_FAILED', 'body.description'],
+    ['a description that is true', event({ description: true }), 'VALIDATION_FAILED', 'body.description'],
+    [
+      '~attributes as one attribute, not an array',
+      event({ '~attributes': 'A1' }),
+      'VALIDATION_FAILED',
+      'body.~attributes',
+    ],
     [
       'dataType float',
       event({ '~attributes': [attribute({ dataType: 'float' })] }),

@@ -266,6 +266,23 @@ describe('bad inputs', () => {
     });
   }
 
+  // JSON bodies are not coerced (docs/decisions.md, "Strict JSON bodies"): each wrong JSON type is named.
+  const wrongTypes: [string, string, unknown, string][] = [
+    ['PUT', 'Score/typed', { data: {}, ttl: '60' }, 'body.ttl'],
+    ['PUT', 'Score/typed', { data: {}, ttl: true }, 'body.ttl'],
+    ['PUT', 'Score/typed', { data: {}, versionCheck: '0' }, 'body.versionCheck'],
+    ['PUT', 'Score/typed', { data: {}, versionCheck: null }, 'body.versionCheck'],
+  ];
+  for (const [method, path, body, field] of wrongTypes) {
+    it(`${method} ${path} ${JSON.stringify(body)} → 400 VALIDATION_FAILED naming ${field}; nothing written`, async () => {
+      const res = await w.data(method, 'preview', path, body);
+      expect([res.statusCode, res.json().code]).toEqual([400, 'VALIDATION_FAILED']);
+      expect(res.json().details.map((d: { field: string }) => d.field)).toContain(field);
+      expect(res.json().message).toContain(field);
+      expect((await w.data('GET', 'preview', 'Score/typed')).statusCode).toBe(404);
+    });
+  }
+
   it('an indexed field holding null is accepted (no value)', async () => {
     expect((await put('preview', 'Score/null-field', { data: { player: null } })).statusCode).toBe(200);
   });

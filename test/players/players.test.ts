@@ -142,6 +142,28 @@ describe(`player management (${storeKind})`, () => {
     expect([missing.statusCode, missing.json().code]).toEqual([404, 'PLAYER_NOT_FOUND']);
   });
 
+  it('edit: wrong JSON types → 400 VALIDATION_FAILED naming the field, never coerced; nothing written', async () => {
+    const cases: [unknown, string][] = [
+      [{ currencies: { currency1: '150' } }, 'body.currencies.currency1'],
+      [{ currencies: { currency1: null } }, 'body.currencies.currency1'],
+      [{ currencies: { currency1: true } }, 'body.currencies.currency1'],
+      [{ displayName: 5 }, 'body.displayName'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await w.api('PATCH', `players/${ids.adam}`, { body });
+      expect([JSON.stringify(body), res.statusCode, res.json().code]).toEqual([
+        JSON.stringify(body),
+        400,
+        'VALIDATION_FAILED',
+      ]);
+      expect(res.json().details.map((d: { field: string }) => d.field)).toContain(field);
+    }
+    expect(await w.okApi('GET', `players/${ids.adam}`)).toMatchObject({
+      displayName: 'Dr adam',
+      currencies: { currency1: 0 },
+    });
+  });
+
   it('ban → authentication answers DETAILS: LOCKED and the player’s requests are refused; unban restores', async () => {
     const auth = () => w.ask('AuthenticationRequest', { userName: 'zed', password: 'pw-zed' });
     expect((await auth()).userId).toBe(ids.zed);
