@@ -9,7 +9,6 @@ import {
   newQuickJSWASMModuleFromVariant,
   newVariant,
   type QuickJSContext,
-  type QuickJSHandle,
   type QuickJSRuntime,
   type QuickJSSyncVariant,
   type QuickJSWASMModule,
