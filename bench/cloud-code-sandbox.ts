@@ -2,16 +2,22 @@
 // context, the Spark prelude, the script, the disposal; measured here on this thread, with the worker's own
 // settings), the full round trip of a trivial script through a sandbox thread, and the cost of one host call
 // (the thread waits while the event loop answers).
+
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import * as variantModule from '@jitl/quickjs-wasmfile-release-sync';
 import {
   DefaultIntrinsics,
   newQuickJSWASMModuleFromVariant,
+  newVariant,
   type QuickJSSyncVariant,
 } from 'quickjs-emscripten-core';
+import { prepareContext } from '../src/script/engine-context.js';
 import { EnginePool } from '../src/script/engine-pool.js';
 import { LIBS, PRELUDE } from '../src/script/prelude.js';
 import type { Job } from '../src/script/protocol.js';
-import { API_EVAL, INTRINSICS, STACK_BYTES } from '../src/script/realm.js';
+import { API_EVAL, INTRINSICS, STACK_BYTES, sandboxMemory } from '../src/script/realm.js';
+import { memoryLayout, restoreSnapshot, takeSnapshot } from '../src/script/snapshot.js';
 
 const ROUNDS = 1000;
 /** The median in µs: on a shared machine a mean is mostly the other processes' time slices. */
@@ -77,9 +83,37 @@ export async function sandboxParts() {
     trivialScriptUs: median(sum.script),
     collectionsLibUs: median(sum.collectionsLib),
     disposeUs: median(sum.dispose),
+    ...(await snapshotRestore()),
   };
   console.log(`${figure.name}: ${JSON.stringify(figure)}`);
   return figure;
+}
+
+/**
+ * What a thread does instead of the parts above since snapshots (snapshot.ts): put its memory back to the state
+ * after the prelude and every library were compiled. Median µs of a restore, and the bytes it copies.
+ */
+async function snapshotRestore() {
+  const layout = memoryLayout(
+    readFileSync(createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm')),
+  );
+  if (!layout) return { snapshotRestoreUs: null, snapshotBytes: null };
+  const memory = sandboxMemory(64 << 20) as { buffer: ArrayBuffer };
+  const module = await newQuickJSWASMModuleFromVariant(
+    newVariant(variantModule.default as unknown as QuickJSSyncVariant, { wasmMemory: memory as never }),
+  );
+  const runtime = module.newRuntime();
+  runtime.setMemoryLimit(64 << 20);
+  runtime.setMaxStackSize(STACK_BYTES);
+  prepareContext(runtime, Object.keys(LIBS));
+  const snap = takeSnapshot(memory, layout);
+  const times: number[] = [];
+  for (let i = 0; i < ROUNDS + 100; i++) {
+    const t = performance.now();
+    restoreSnapshot(memory, snap);
+    if (i >= 100) times.push(performance.now() - t);
+  }
+  return { snapshotRestoreUs: median(times), snapshotBytes: snap.statics.length + snap.heap.length };
 }
 
 const job = (source: string): Job => ({

@@ -13,7 +13,7 @@ import { bumpConfigVersion } from '../src/store/games.js';
 import type { CloudScript, ConfigDoc } from '../src/types/config.js';
 import { freePort, sharedPostgres, spawnPlaybase, waitReady } from '../test/processes.js';
 import { sandboxParts, startCost } from './cloud-code-sandbox.js';
-import { writeResults } from './lib.js';
+import { cpuPerRequest, cpuSnapshot, writeResults } from './lib.js';
 
 const ADMIN = { username: 'bench@playbase.local', password: 'bench-password-1' };
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -87,7 +87,14 @@ async function setScripts(db: pg.Pool, apiKey: string, scripts: CloudScript[]): 
 
 const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)] as T;
 
-async function measure(name: string, rs: string, body: () => unknown, connections: number) {
+async function measure(
+  name: string,
+  rs: string,
+  body: () => unknown,
+  connections: number,
+  serverPid: number,
+) {
+  const before = cpuSnapshot(serverPid);
   const result = await autocannon({
     url: `${rs}/LogEventRequest`,
     connections,
@@ -100,6 +107,7 @@ async function measure(name: string, rs: string, body: () => unknown, connection
       },
     ],
   });
+  const cpuMicrosPerRequest = cpuPerRequest(before, cpuSnapshot(serverPid), result.requests.total);
   const figure = {
     name,
     connections,
@@ -108,9 +116,11 @@ async function measure(name: string, rs: string, body: () => unknown, connection
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    cpuMicrosPerRequest,
   };
   console.log(
-    `${name} (${connections} conn): ${figure.requestsPerSecond} req/s, p50 ${figure.p50Ms} ms, p99 ${figure.p99Ms} ms`,
+    `${name} (${connections} conn): ${figure.requestsPerSecond} req/s, p50 ${figure.p50Ms} ms, p99 ${figure.p99Ms} ms; ` +
+      `CPU µs/request: ${JSON.stringify(cpuMicrosPerRequest)}`,
   );
   return figure;
 }
@@ -202,6 +212,7 @@ export async function benchCloudCode(): Promise<void> {
   const db = new pg.Pool({ connectionString: shared.url, max: 2 });
   try {
     await waitReady(p.url);
+    const pid = p.child.pid as number;
     const loadBefore = loadavg()[0] ?? 0;
     const { rs, apiKey } = await setUp(p.url);
     const players: string[] = [];
@@ -217,18 +228,19 @@ export async function benchCloudCode(): Promise<void> {
       playerId: pick(players),
       SCORE: Math.floor(Math.random() * 1e6),
     });
-    await measure('warm-up', rs, event, 8);
-    const none = await measure('LogEventRequest, no script', rs, event, 8);
+    await measure('warm-up', rs, event, 8, pid);
+    const none = await measure('LogEventRequest, no script', rs, event, 8, pid);
     await setScripts(db, apiKey, [{ folder: 'event', shortCode: 'score', script: SET_SCRIPT_DATA }]);
-    await measure('warm-up', rs, event, 8);
-    const setOnly = await measure('LogEventRequest, event script: setScriptData', rs, event, 8);
+    await measure('warm-up', rs, event, 8, pid);
+    const setOnly = await measure('LogEventRequest, event script: setScriptData', rs, event, 8, pid);
     await setScripts(db, apiKey, [{ folder: 'event', shortCode: 'score', script: FIND_AND_UPSERT }]);
-    await measure('warm-up', rs, event, 8);
+    await measure('warm-up', rs, event, 8, pid);
     const upsert = await measure(
       'LogEventRequest, event script: findOne + upsert + setScriptData',
       rs,
       event,
       8,
+      pid,
     );
     await setScripts(db, apiKey, [
       { folder: 'event', shortCode: 'score', script: 'var t = Date.now(); while (Date.now() - t < 300) {}' },

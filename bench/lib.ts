@@ -1,6 +1,6 @@
 // Benchmark helpers: start processes the way users do, drive them with autocannon, record figures.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -30,6 +30,62 @@ function cpuSecondsOf(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** CPU ticks (user + system, 1/100 s) of a /proc stat file; 0 when it is gone. */
+function ticksOf(statPath: string): number {
+  try {
+    const stat = readFileSync(statPath, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Where the machine's CPU went, in ticks: the server's event loop, its other threads, PostgreSQL, this process. */
+export interface CpuSnapshot {
+  eventLoop: number;
+  otherThreads: number;
+  postgres: number;
+  client: number;
+}
+
+/**
+ * A snapshot of the CPU used so far by the server (its main thread, which runs the event loop, apart from its
+ * other threads: sandbox, compute and the embedded store's), every PostgreSQL process on the machine (backends
+ * exiting during a run are lost, so keep the pool open) and this process (the load generator). Linux only.
+ */
+export function cpuSnapshot(serverPid: number): CpuSnapshot {
+  const all = ticksOf(`/proc/${serverPid}/stat`);
+  const eventLoop = ticksOf(`/proc/${serverPid}/task/${serverPid}/stat`);
+  let postgres = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
+        postgres += ticksOf(`/proc/${entry}/stat`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const c = process.cpuUsage();
+  return { eventLoop, otherThreads: all - eventLoop, postgres, client: (c.user + c.system) / 1e4 };
+}
+
+/** CPU µs per request of each part between two snapshots. */
+export function cpuPerRequest(
+  a: CpuSnapshot,
+  b: CpuSnapshot,
+  requests: number,
+): Record<keyof CpuSnapshot, number> {
+  const per = (k: keyof CpuSnapshot) => Math.round(((b[k] - a[k]) * 1e4) / Math.max(1, requests));
+  return {
+    eventLoop: per('eventLoop'),
+    otherThreads: per('otherThreads'),
+    postgres: per('postgres'),
+    client: per('client'),
+  };
 }
 
 /**

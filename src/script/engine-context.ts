@@ -49,7 +49,7 @@ export function describe(
  * A new context of `runtime` with the bridges and the prelude. The prelude's own failure (out of memory, an
  * interrupt) is thrown after the context is disposed.
  */
-export function prepareContext(runtime: QuickJSRuntime): Prepared {
+export function prepareContext(runtime: QuickJSRuntime, preload: readonly string[] = []): Prepared {
   const ctx = runtime.newContext({ intrinsics: INTRINSICS });
   let calls: Calls | undefined;
   const bridge = (name: string, fn: (c: Calls, op: string, args: string) => string | undefined) => {
@@ -85,6 +85,19 @@ export function prepareContext(runtime: QuickJSRuntime): Prepared {
     throw new Error(`prelude: ${d.message}`);
   }
   prelude.value.dispose();
+  // The libraries asked for are compiled now; either way `__preload` leaves the global object before any script.
+  const ahead = ctx.evalCode(
+    `(function (g, f) { delete g.__preload; f(${JSON.stringify(preload)}); })(globalThis, globalThis.__preload)`,
+    'preload.js',
+    API_EVAL,
+  );
+  if (ahead.error) {
+    const d = describe(ctx, ahead.error);
+    ahead.error.dispose();
+    ctx.dispose();
+    throw new Error(`preload: ${d.message}`);
+  }
+  ahead.value.dispose();
   return {
     runtime,
     ctx,

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { FromWorker, HostReply, Job, JobResult, ToWorker } from './protocol.js';
+import { type MemoryLayout, memoryLayout } from './snapshot.js';
 
 /**
  * Answers one host call of a running script (JSON text in, JSON text or nothing out). `nest` runs another job on
@@ -28,12 +29,16 @@ function stopped(message: string, ms = 0): JobResult {
 
 const ENTRY = new URL('./engine-thread.js', import.meta.url);
 
-/** QuickJS's WebAssembly, compiled once per process and handed to every thread (each instantiates it). */
-async function compileEngine(): Promise<object> {
+/**
+ * QuickJS's WebAssembly, compiled once per process and handed to every thread (each instantiates it), with the
+ * layout of its memory for the threads' snapshots (snapshot.ts).
+ */
+async function compileEngine(): Promise<{ module: object; layout: MemoryLayout | undefined }> {
   const path = createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm');
   const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<object> } })
     .WebAssembly;
-  return wasm.compile(await readFile(path));
+  const bytes = await readFile(path);
+  return { module: await wasm.compile(bytes), layout: memoryLayout(bytes) };
 }
 
 // As compute/pool.ts: a build runs the compiled entry; the sources start the TypeScript one through tsx.
@@ -57,6 +62,8 @@ interface Thread {
   flag: Int32Array;
   replies: MessagePort;
   ready: Promise<void>;
+  /** The thread runs from a memory snapshot (told when it is ready). */
+  snapshot: boolean;
   current: (Queued & { id: number; watchdog: NodeJS.Timeout }) | undefined;
   /** Nested executions running on the thread inside its current script's host call, by id. */
   nested: Map<number, { host: HostHandler; resolve(r: JobResult): void }>;
@@ -70,7 +77,7 @@ export class EnginePool {
   private queued = 0;
   private nextId = 1;
   private closed = false;
-  private wasm: Promise<object> | undefined;
+  private wasm: Promise<{ module: object; layout: MemoryLayout | undefined }> | undefined;
 
   constructor(
     private readonly size: number,
@@ -97,6 +104,11 @@ export class EnginePool {
     });
   }
 
+  /** Threads ready that run their executions from a memory snapshot (all of them, unless the engine changed). */
+  get snapshotThreads(): number {
+    return this.threads.filter((t) => t.snapshot).length;
+  }
+
   /** Starts every thread now (a serving process at start, tests); resolves when all are ready. */
   async warm(): Promise<void> {
     while (this.threads.length < this.size && !this.closed) this.threads.push(this.start());
@@ -118,6 +130,7 @@ export class EnginePool {
       worker: undefined,
       flag: new Int32Array(signal),
       replies: port1,
+      snapshot: false,
       ready: new Promise((r) => {
         markReady = r;
       }),
@@ -125,18 +138,20 @@ export class EnginePool {
       nested: new Map(),
     };
     void this.wasm.then(
-      (wasm) => {
+      ({ module: wasm, layout }) => {
         if (this.closed || !this.threads.includes(thread)) return;
         const options = {
-          workerData: { signal, replies: port2, wasm, memoryBytes: this.memoryBytes },
+          workerData: { signal, replies: port2, wasm, layout, memoryBytes: this.memoryBytes },
           transferList: [port2],
         };
         const worker = fromSource ? fromSource.startSourceWorker(ENTRY, options) : new Worker(ENTRY, options);
         worker.unref();
         thread.worker = worker;
         worker.on('message', (m: FromWorker) => {
-          if (m.type === 'ready') markReady();
-          else if (m.type === 'host') this.answer(thread, m);
+          if (m.type === 'ready') {
+            thread.snapshot = m.snapshot;
+            markReady();
+          } else if (m.type === 'host') this.answer(thread, m);
           else if (m.type === 'done' && thread.nested.has(m.id)) {
             thread.nested.get(m.id)?.resolve(m.result);
             thread.nested.delete(m.id);

@@ -15,16 +15,20 @@ import {
 } from 'quickjs-emscripten-core';
 import { lowerThreadPriority } from '../thread-priority.js';
 import { describe, ModuleError, type Prepared, prepareContext, Stop } from './engine-context.js';
+import { LIBS } from './prelude.js';
 import type { FromWorker, HostReply, Job, JobResult, LogLine, ToWorker } from './protocol.js';
 import { SANDBOX_THREAD_NICENESS, STACK_BYTES, sandboxMemory } from './realm.js';
+import { type MemoryLayout, type MemorySnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
 
 /** Largest JSON text of one host call's arguments (a document to write, a query). */
 const HOST_ARGS_CHARS = 4 * 1024 * 1024;
 
-const { signal, replies, wasm, memoryBytes } = workerData as {
+const { signal, replies, wasm, layout, memoryBytes } = workerData as {
   signal: SharedArrayBuffer;
   replies: MessagePort;
   wasm: object;
+  /** Where the engine's memory holds state (snapshot.ts); unset, each execution makes a fresh context. */
+  layout: MemoryLayout | undefined;
   /** The script memory cap: the thread's WebAssembly memory grows no further (realm.ts, sandboxMemory). */
   memoryBytes: number;
 };
@@ -156,6 +160,10 @@ function local(ex: Execution, op: string, args: string): string | undefined {
     case 'exit':
       ex.exited = true;
       throw new Stop('exit');
+    case 'seed':
+      // Math.random's state, new for each execution (the prelude's generator; QuickJS's own would start from the
+      // same state after every restore of the snapshot).
+      return json(Array.from(crypto.getRandomValues(new Int32Array(4))));
     case 'remaining':
       return json(Math.max(0, ex.job.deadline - Date.now()));
     case 'log':
@@ -181,9 +189,68 @@ function where(stack: string): string | null {
 const RUNTIME_REUSE = 500;
 const runs: { runtime: QuickJSRuntime | undefined; count: number } = { runtime: undefined, count: 0 };
 
+/** The interrupt handler of the execution running now (a nested one puts its caller's back when it ends). */
+let interruptNow: () => boolean = () => false;
+
 function runtimeFor(module: QuickJSWASMModule): QuickJSRuntime {
-  runs.runtime ??= module.newRuntime();
+  if (!runs.runtime) {
+    runs.runtime = module.newRuntime();
+    // Set once: a snapshot holds the runtime with its handler on, and an execution only swaps interruptNow.
+    runs.runtime.setInterruptHandler(() => interruptNow());
+  }
   return runs.runtime;
+}
+
+/**
+ * The thread's snapshot (snapshot.ts): its runtime and one context with the bridges and the prelude, as they were
+ * when it was taken. Each top-level execution runs in that context and the memory is put back after it.
+ */
+interface Saved {
+  prepared: Prepared;
+  memory: MemorySnapshot;
+  /** Puts the runtime's table of host functions back as it was (nested contexts add and remove theirs). */
+  refs: () => void;
+  /** An execution ran since the memory was last put back. */
+  dirty: boolean;
+}
+let saved: Saved | undefined;
+/** Set when the engine's layout is unknown or the snapshot failed: fresh contexts, as before snapshots. */
+let snapshotsOff = layout === undefined;
+
+function keepRefs(runtime: QuickJSRuntime): () => void {
+  type RefMap = { nextId: number; freelist: number[]; groups: Map<number, Map<number, unknown>> };
+  const refs = (runtime as unknown as { hostRefs?: RefMap }).hostRefs;
+  if (!refs || !(refs.groups instanceof Map) || !Array.isArray(refs.freelist)) return () => {};
+  const nextId = refs.nextId;
+  const freelist = [...refs.freelist];
+  const groups = [...refs.groups].map(([k, m]) => [k, new Map(m)] as const);
+  return () => {
+    refs.nextId = nextId;
+    refs.freelist = [...freelist];
+    refs.groups = new Map(groups.map(([k, m]) => [k, new Map(m)]));
+  };
+}
+
+/** Takes the snapshot on a fresh thread: the runtime, the context, the bridges and the prelude, then the copy. */
+function snapshot(module: QuickJSWASMModule): void {
+  if (saved || snapshotsOff || !layout) return;
+  try {
+    const runtime = runtimeFor(module);
+    runtime.setMemoryLimit(memoryBytes);
+    runtime.setMaxStackSize(STACK_BYTES);
+    // Every library compiled ahead: the snapshot holds them, and no execution compiles any.
+    const prepared = prepareContext(runtime, Object.keys(LIBS));
+    saved = { prepared, memory: takeSnapshot(wasmMemory, layout), refs: keepRefs(runtime), dirty: false };
+  } catch (e) {
+    if ((e as Error).message.startsWith('Aborted')) process.exit(1);
+    snapshotsOff = true;
+  }
+}
+
+function restore(s: Saved): void {
+  restoreSnapshot(wasmMemory, s.memory);
+  s.refs();
+  s.dirty = false;
 }
 
 /** Set when QuickJS aborted: its WebAssembly cannot run again, so the thread ends after its answer. */
@@ -218,13 +285,21 @@ function takePrepared(runtime: QuickJSRuntime): Prepared | undefined {
   return p;
 }
 
-/** Between executions: the next context, its bridges and the prelude, made now rather than when a script comes. */
+/**
+ * Between executions: the memory put back to the snapshot (or, without snapshots, the next context, its bridges
+ * and the prelude made), now rather than when a script comes.
+ */
 function prepareAhead(module: QuickJSWASMModule): void {
-  if (next || poisoned) return;
+  interruptNow = () => false;
+  if (poisoned) return;
+  if (!snapshotsOff) {
+    if (!saved) snapshot(module);
+    else if (saved.dirty) restore(saved);
+    if (saved) return;
+  }
+  if (next) return;
   try {
     const runtime = runtimeFor(module);
-    // The last execution's interrupt handler would stop the prelude (its script exited or ran out of time).
-    runtime.removeInterruptHandler();
     if (lastMemoryBytes > 0) runtime.setMemoryLimit(lastMemoryBytes);
     runtime.setMaxStackSize(STACK_BYTES);
     next = prepareContext(runtime);
@@ -239,6 +314,10 @@ function run(module: QuickJSWASMModule, id: number, queued: Job, parent?: Execut
   // The budget counts from the script's start on this thread, not from when it was queued; a nested execution
   // spends its caller's.
   const job = { ...queued, deadline: parent ? parent.job.deadline : Date.now() + queued.timeLimitMs };
+  // A top-level execution runs in the snapshot's context, from the snapshot's state; a nested one (Execute, inside
+  // its caller's execution) in a fresh context of its own, as every execution did without snapshots.
+  const fromSnapshot = parent === undefined ? saved : undefined;
+  if (fromSnapshot?.dirty) restore(fromSnapshot);
   const runtime = runtimeFor(module);
   runtime.setMemoryLimit(job.memoryBytes);
   runtime.setMaxStackSize(STACK_BYTES);
@@ -267,9 +346,10 @@ function run(module: QuickJSWASMModule, id: number, queued: Job, parent?: Execut
       return false;
     },
   };
-  runtime.setInterruptHandler(ex.interrupt);
+  interruptNow = ex.interrupt;
   let failure: JobResult['failure'];
-  let prepared = takePrepared(runtime);
+  if (fromSnapshot) fromSnapshot.dirty = true;
+  let prepared = fromSnapshot ? fromSnapshot.prepared : takePrepared(runtime);
   try {
     if (!prepared) {
       try {
@@ -295,13 +375,15 @@ function run(module: QuickJSWASMModule, id: number, queued: Job, parent?: Execut
       } else result.value.dispose();
     }
   } finally {
-    prepared?.ctx.dispose();
-    if (parent) runtime.setInterruptHandler(parent.interrupt);
+    // The snapshot's context is never disposed: the memory is put back instead.
+    if (!fromSnapshot) prepared?.ctx.dispose();
+    interruptNow = parent ? parent.interrupt : () => false;
   }
   const outcome = ex.exited ? 'ok' : ex.timedOut ? 'timeout' : failure ? 'error' : 'ok';
   // A fresh runtime after a failure (its heap may be at the limit) and now and then (what contexts leave behind);
   // never under a caller's live context.
-  const retire = outcome !== 'ok' || ++runs.count >= RUNTIME_REUSE;
+  // With a snapshot, the memory put back leaves nothing of the execution behind, failed or not.
+  const retire = saved === undefined && (outcome !== 'ok' || ++runs.count >= RUNTIME_REUSE);
   if (parent) retireAfter ||= retire;
   else if (retire || retireAfter) {
     retireAfter = false;
@@ -322,10 +404,11 @@ function run(module: QuickJSWASMModule, id: number, queued: Job, parent?: Execut
 }
 
 lowerThreadPriority(SANDBOX_THREAD_NICENESS);
+const wasmMemory = sandboxMemory(memoryBytes) as { buffer: ArrayBuffer };
 const module = await newQuickJSWASMModuleFromVariant(
   newVariant(variantModule.default as unknown as QuickJSSyncVariant, {
     wasmModule: wasm as never,
-    wasmMemory: sandboxMemory(memoryBytes),
+    wasmMemory: wasmMemory as never,
   }),
 );
 function runSafely(id: number, job: Job, parent?: Execution): JobResult {
@@ -335,6 +418,9 @@ function runSafely(id: number, job: Job, parent?: Execution): JobResult {
     return result;
   } catch (e) {
     const message = (e as Error).message;
+    // A JavaScript error that crossed the engine's frames may leave its stack pointer off its top: with a snapshot
+    // the thread is replaced rather than trusted again.
+    if (saved) poisoned = true;
     return {
       outcome: 'error',
       scriptData: {},
@@ -359,5 +445,6 @@ port.on('message', (m: ToWorker) => {
   // have taken to make its own), one sent later starts with it made.
   prepareAhead(module);
 });
-send({ type: 'ready' });
-setImmediate(() => prepareAhead(module));
+// The snapshot is taken before the thread says it is ready, on its fresh memory.
+prepareAhead(module);
+send({ type: 'ready', snapshot: saved !== undefined });

@@ -22,6 +22,22 @@ export const PRELUDE = `(function (g) {
     'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array',
     'BigInt64Array', 'BigUint64Array', 'WeakRef', 'FinalizationRegistry'];
   for (var b = 0; b < binary.length; b++) delete g[binary[b]];
+  // Math.random: xoshiro128** seeded by the host at its first call in an execution (a thread puts its memory back
+  // to a snapshot after each execution, and QuickJS's own generator would start from the same state every time).
+  var imul = Math.imul, rs = null;
+  function rotl(x, k) { return (x << k) | (x >>> (32 - k)); }
+  function next32() {
+    var r = imul(rotl(imul(rs[1], 5), 7), 9), t = rs[1] << 9;
+    rs[2] ^= rs[0]; rs[3] ^= rs[1]; rs[1] ^= rs[2]; rs[0] ^= rs[3]; rs[2] ^= t; rs[3] = rotl(rs[3], 11);
+    return r >>> 0;
+  }
+  Object.defineProperty(Math, 'random', {
+    value: function random() {
+      if (rs === null) { rs = local('seed'); if (!(rs[0] | rs[1] | rs[2] | rs[3])) rs[0] = 1; }
+      return ((next32() >>> 5) * 67108864 + (next32() >>> 6)) / 9007199254740992;
+    },
+    writable: true, configurable: true, enumerable: false
+  });
   function enc(v) { return v === undefined ? 'null' : JSON.stringify(v); }
   function dec(t) { return t === undefined || t === null || t === '' ? undefined : JSON.parse(t); }
   function host(op, args) { return dec(H(op, enc(args))); }
@@ -90,6 +106,8 @@ export const PRELUDE = `(function (g) {
   function load(name, once) { L('require', enc({ name: String(name), once: once })); }
   g.Spark = Spark;
   Object.defineProperty(g, 'SparkRequests', { get: function () { return lib('requests').classes; } });
+  // Libraries compiled ahead (a thread's snapshot holds them): taken off the global object by the host at once.
+  g.__preload = function (names) { for (var i = 0; i < names.length; i++) lib(names[i]); };
   g.require = function (name) { load(name, false); };
   g.requireOnce = function (name) { load(name, true); };
 })(globalThis);

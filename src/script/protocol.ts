@@ -47,7 +47,8 @@ export type FromWorker =
   | { type: 'host'; id: number; seq: number; op: string; args: string }
   /** `last`: the thread ends after this answer (its WebAssembly aborted): it takes no other script. */
   | { type: 'done'; id: number; result: JobResult; last?: boolean }
-  | { type: 'ready' };
+  /** `snapshot`: the thread runs its executions from a memory snapshot (snapshot.ts), not fresh contexts. */
+  | { type: 'ready'; snapshot: boolean };
 
 /**
  * The answer to a host call, posted on the reply port before the thread is woken; or, while the call goes on, a
