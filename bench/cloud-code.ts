@@ -200,15 +200,21 @@ export async function benchCloudCode(): Promise<void> {
   const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const shared = await sharedPostgres(base);
   const dataDir = mkdtempSync(join(tmpdir(), 'playbase-bench-cc-'));
-  const p = spawnPlaybase({
-    DATABASE_URL: shared.url,
-    PORT: String(await freePort()),
-    PLAYBASE_DATA_DIR: dataDir,
-    PLAYBASE_ADMIN_USERNAME: ADMIN.username,
-    PLAYBASE_ADMIN_PASSWORD: ADMIN.password,
-    PLAYBASE_LIMIT_RUNTIME_PER_SECOND: '0',
-    LOG_LEVEL: 'warn',
-  });
+  // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the server's threads (node --cpu-prof), written when it stops.
+  const prof = process.env.BENCH_CPU_PROF;
+  const p = spawnPlaybase(
+    {
+      DATABASE_URL: shared.url,
+      PORT: String(await freePort()),
+      PLAYBASE_DATA_DIR: dataDir,
+      PLAYBASE_ADMIN_USERNAME: ADMIN.username,
+      PLAYBASE_ADMIN_PASSWORD: ADMIN.password,
+      PLAYBASE_LIMIT_RUNTIME_PER_SECOND: '0',
+      LOG_LEVEL: 'warn',
+    },
+    'src/main.ts',
+    prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [],
+  );
   const db = new pg.Pool({ connectionString: shared.url, max: 2 });
   try {
     await waitReady(p.url);

@@ -53,6 +53,13 @@ export function whereSql(
   guard = true,
 ): string {
   params.push(scope.game, scope.stage, scope.collection);
+  // An equality on _id alone is the id column's alone: an _id is never an array, so the document whose id is
+  // the key is the one match. No key function runs, and the plan is the primary key's with nothing to choose.
+  const only = idOnly(filter);
+  if (only !== undefined) {
+    params.push(only);
+    return `game_id = $1 AND stage = $2 AND collection = $3 AND id = $${params.length}`;
+  }
   // Predicates without a SQL form are relaxed here; the reader checks the filter again (filter-residual.ts).
   const parts = [
     'game_id = $1',
@@ -67,6 +74,12 @@ export function whereSql(
   }
   if (guard && facts !== undefined && facts.relied.size > 0) parts.push(guardSql(facts, params));
   return parts.join(' AND ');
+}
+
+/** The id key when the filter is an _id equality (string or ObjectId) and nothing else. */
+function idOnly(node: FilterNode): string | undefined {
+  if (node.kind === 'and') return node.children.length === 1 ? idOnly(node.children[0] as FilterNode) : undefined;
+  return idEquality(node);
 }
 
 function idEquality(node: FilterNode): string | undefined {
