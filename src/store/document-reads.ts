@@ -78,7 +78,8 @@ export function whereSql(
 
 /** The id key when the filter is an _id equality (string or ObjectId) and nothing else. */
 function idOnly(node: FilterNode): string | undefined {
-  if (node.kind === 'and') return node.children.length === 1 ? idOnly(node.children[0] as FilterNode) : undefined;
+  if (node.kind === 'and')
+    return node.children.length === 1 ? idOnly(node.children[0] as FilterNode) : undefined;
   return idEquality(node);
 }
 
