@@ -1,5 +1,5 @@
 // Entry point: settings → server → listen; prints where to reach it; shuts down cleanly on SIGTERM/SIGINT.
-import { createServer } from './server.js';
+import type { createServer } from './server.js';
 import { loadSettings, SettingsError } from './settings.js';
 import { DataDirLockedError } from './store/lock.js';
 
@@ -18,7 +18,30 @@ async function main(): Promise<void> {
   }
   let server: Awaited<ReturnType<typeof createServer>>;
   try {
-    server = await createServer(settings);
+    // The store opens on its own thread (the embedded store takes seconds on a fresh folder: its files, then the
+    // migrations) while the server's modules load here: the two overlap instead of following each other.
+    const { openStore } = await import('./store/db.js');
+    const { migrate } = await import('./store/migrate.js');
+    const opening = openStore({
+      databaseUrl: settings.databaseUrl,
+      dataDir: settings.dataDir,
+      statementTimeoutMs: settings.statementTimeoutMs,
+      poolSize: settings.databasePoolSize,
+      connectTimeoutMs: settings.databaseConnectTimeoutMs,
+    });
+    const migrated = opening.then(async (store) => {
+      try {
+        await migrate(store.pool);
+      } catch (e) {
+        await store.close().catch(() => {});
+        throw e;
+      }
+      return store;
+    });
+    // A failure of one is reported once: the other's is observed here and dropped.
+    migrated.catch(() => {});
+    const [{ createServer: create }, store] = await Promise.all([import('./server.js'), migrated]);
+    server = await create(settings, { store });
   } catch (e) {
     if (e instanceof DataDirLockedError) fail(e.message);
     throw e;

@@ -15,10 +15,10 @@ import {
 } from 'quickjs-emscripten-core';
 import { lowerThreadPriority } from '../thread-priority.js';
 import { describe, ModuleError, type Prepared, prepareContext, Stop } from './engine-context.js';
-import { LIBS } from './prelude.js';
+import { ThreadSnapshot } from './engine-snapshot.js';
 import type { FromWorker, HostReply, Job, JobResult, LogLine, ToWorker } from './protocol.js';
 import { SANDBOX_THREAD_NICENESS, STACK_BYTES, sandboxMemory } from './realm.js';
-import { type MemoryLayout, type MemorySnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
+import type { MemoryLayout } from './snapshot.js';
 
 /** Largest JSON text of one host call's arguments (a document to write, a query). */
 const HOST_ARGS_CHARS = 4 * 1024 * 1024;
@@ -201,58 +201,6 @@ function runtimeFor(module: QuickJSWASMModule): QuickJSRuntime {
   return runs.runtime;
 }
 
-/**
- * The thread's snapshot (snapshot.ts): its runtime and one context with the bridges and the prelude, as they were
- * when it was taken. Each top-level execution runs in that context and the memory is put back after it.
- */
-interface Saved {
-  prepared: Prepared;
-  memory: MemorySnapshot;
-  /** Puts the runtime's table of host functions back as it was (nested contexts add and remove theirs). */
-  refs: () => void;
-  /** An execution ran since the memory was last put back. */
-  dirty: boolean;
-}
-let saved: Saved | undefined;
-/** Set when the engine's layout is unknown or the snapshot failed: fresh contexts, as before snapshots. */
-let snapshotsOff = layout === undefined;
-
-function keepRefs(runtime: QuickJSRuntime): () => void {
-  type RefMap = { nextId: number; freelist: number[]; groups: Map<number, Map<number, unknown>> };
-  const refs = (runtime as unknown as { hostRefs?: RefMap }).hostRefs;
-  if (!refs || !(refs.groups instanceof Map) || !Array.isArray(refs.freelist)) return () => {};
-  const nextId = refs.nextId;
-  const freelist = [...refs.freelist];
-  const groups = [...refs.groups].map(([k, m]) => [k, new Map(m)] as const);
-  return () => {
-    refs.nextId = nextId;
-    refs.freelist = [...freelist];
-    refs.groups = new Map(groups.map(([k, m]) => [k, new Map(m)]));
-  };
-}
-
-/** Takes the snapshot on a fresh thread: the runtime, the context, the bridges and the prelude, then the copy. */
-function snapshot(module: QuickJSWASMModule): void {
-  if (saved || snapshotsOff || !layout) return;
-  try {
-    const runtime = runtimeFor(module);
-    runtime.setMemoryLimit(memoryBytes);
-    runtime.setMaxStackSize(STACK_BYTES);
-    // Every library compiled ahead: the snapshot holds them, and no execution compiles any.
-    const prepared = prepareContext(runtime, Object.keys(LIBS));
-    saved = { prepared, memory: takeSnapshot(wasmMemory, layout), refs: keepRefs(runtime), dirty: false };
-  } catch (e) {
-    if ((e as Error).message.startsWith('Aborted')) process.exit(1);
-    snapshotsOff = true;
-  }
-}
-
-function restore(s: Saved): void {
-  restoreSnapshot(wasmMemory, s.memory);
-  s.refs();
-  s.dirty = false;
-}
-
 /** Set when QuickJS aborted: its WebAssembly cannot run again, so the thread ends after its answer. */
 let poisoned = false;
 
@@ -292,12 +240,10 @@ function takePrepared(runtime: QuickJSRuntime): Prepared | undefined {
 function prepareAhead(module: QuickJSWASMModule): void {
   interruptNow = () => false;
   if (poisoned) return;
-  if (!snapshotsOff) {
-    if (!saved) snapshot(module);
-    else if (saved.dirty) restore(saved);
-    if (saved) return;
-  }
-  if (next) return;
+  // A snapshot that fails to be taken turns itself off; QuickJS aborting while it is taken ends the thread.
+  if (snapshot.wanted) snapshot.take(runtimeFor(module), memoryBytes);
+  snapshot.restore();
+  if (snapshot.active || next) return;
   try {
     const runtime = runtimeFor(module);
     if (lastMemoryBytes > 0) runtime.setMemoryLimit(lastMemoryBytes);
@@ -316,8 +262,7 @@ function run(module: QuickJSWASMModule, id: number, queued: Job, parent?: Execut
   const job = { ...queued, deadline: parent ? parent.job.deadline : Date.now() + queued.timeLimitMs };
   // A top-level execution runs in the snapshot's context, from the snapshot's state; a nested one (Execute, inside
   // its caller's execution) in a fresh context of its own, as every execution did without snapshots.
-  const fromSnapshot = parent === undefined ? saved : undefined;
-  if (fromSnapshot?.dirty) restore(fromSnapshot);
+  const fromSnapshot = parent === undefined ? snapshot.forExecution() : undefined;
   const runtime = runtimeFor(module);
   runtime.setMemoryLimit(job.memoryBytes);
   runtime.setMaxStackSize(STACK_BYTES);
@@ -348,8 +293,7 @@ function run(module: QuickJSWASMModule, id: number, queued: Job, parent?: Execut
   };
   interruptNow = ex.interrupt;
   let failure: JobResult['failure'];
-  if (fromSnapshot) fromSnapshot.dirty = true;
-  let prepared = fromSnapshot ? fromSnapshot.prepared : takePrepared(runtime);
+  let prepared = fromSnapshot ?? takePrepared(runtime);
   try {
     if (!prepared) {
       try {
@@ -383,7 +327,7 @@ function run(module: QuickJSWASMModule, id: number, queued: Job, parent?: Execut
   // A fresh runtime after a failure (its heap may be at the limit) and now and then (what contexts leave behind);
   // never under a caller's live context.
   // With a snapshot, the memory put back leaves nothing of the execution behind, failed or not.
-  const retire = saved === undefined && (outcome !== 'ok' || ++runs.count >= RUNTIME_REUSE);
+  const retire = !snapshot.active && (outcome !== 'ok' || ++runs.count >= RUNTIME_REUSE);
   if (parent) retireAfter ||= retire;
   else if (retire || retireAfter) {
     retireAfter = false;
@@ -405,6 +349,8 @@ function run(module: QuickJSWASMModule, id: number, queued: Job, parent?: Execut
 
 lowerThreadPriority(SANDBOX_THREAD_NICENESS);
 const wasmMemory = sandboxMemory(memoryBytes) as { buffer: ArrayBuffer };
+/** The thread's memory snapshot (engine-snapshot.ts), taken before the thread says it is ready. */
+const snapshot = new ThreadSnapshot(wasmMemory, layout);
 const module = await newQuickJSWASMModuleFromVariant(
   newVariant(variantModule.default as unknown as QuickJSSyncVariant, {
     wasmModule: wasm as never,
@@ -420,7 +366,7 @@ function runSafely(id: number, job: Job, parent?: Execution): JobResult {
     const message = (e as Error).message;
     // A JavaScript error that crossed the engine's frames may leave its stack pointer off its top: with a snapshot
     // the thread is replaced rather than trusted again.
-    if (saved) poisoned = true;
+    if (snapshot.active) poisoned = true;
     return {
       outcome: 'error',
       scriptData: {},
@@ -441,10 +387,9 @@ port.on('message', (m: ToWorker) => {
   const last = poisoned;
   send({ type: 'done', id: m.id, result, ...(last ? { last } : {}) });
   if (last) process.exit(1);
-  // The next context is made now, after the answer: a script sent at once waits for it (no longer than it would
-  // have taken to make its own), one sent later starts with it made.
+  // The memory is put back (or the next context made) now, after the answer: a script sent later starts at once.
   prepareAhead(module);
 });
 // The snapshot is taken before the thread says it is ready, on its fresh memory.
 prepareAhead(module);
-send({ type: 'ready', snapshot: saved !== undefined });
+send({ type: 'ready', snapshot: snapshot.active });

@@ -111,9 +111,13 @@ describe('executions on one thread from its snapshot', () => {
     );
     expect(loop.outcome).toBe('timeout');
     expect((await pool.run('g', probe, host)).scriptData.seen).toBe('undefined:undefined:1');
+    // 100 KB strings: the 16 MB cap is reached in a few hundred turns, well inside a budget of 20 s on a busy machine.
     const bomb = await pool.run(
       'g',
-      job('globalThis.leak = 1; var a = []; for (;;) a.push(new Array(10000).join("x") + a.length);'),
+      job(
+        'globalThis.leak = 1; var a = []; for (;;) a.push(new Array(100000).join("x") + a.length);',
+        20_000,
+      ),
       host,
     );
     expect(bomb.outcome).toBe('error');

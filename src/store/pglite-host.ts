@@ -1,4 +1,5 @@
 // Runs PGlite in a worker thread and ends it when one round trip outlasts the statement limit, then reopens it.
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -41,6 +42,21 @@ const connectionLost = (why: string) => pgLikeError('57P01', 'FATAL', `terminati
 declare const WebAssembly: { compile(bytes: Uint8Array): Promise<PgliteArtifacts['pgliteWasmModule']> };
 
 const pgliteEntry = () => createRequire(import.meta.url).resolve('@electric-sql/pglite');
+
+/**
+ * Where a fresh cluster's template is kept (pglite-worker.ts): node_modules/.cache/playbase, beside the PGlite it
+ * was made by, named by that PGlite's version. Unset when PGlite's package cannot be read.
+ */
+export function templatePath(): string | undefined {
+  try {
+    const pkg = dirname(dirname(pgliteEntry()));
+    const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { version: string };
+    if (!/^[0-9A-Za-z.+-]+$/.test(version)) return undefined;
+    return join(pkg, '..', '..', '.cache', 'playbase', `pglite-${version}-datadir.tar`);
+  } catch {
+    return undefined;
+  }
+}
 
 /** PGlite's WebAssembly and file bundle, compiled and read once per process and shared by every worker. */
 let artifacts: Promise<PgliteArtifacts> | undefined;
@@ -102,6 +118,8 @@ export class PgliteHost {
     private readonly pgdata: string,
     private readonly timeoutMs: number,
     private readonly events: { onLost(): void; onRestart(): void },
+    /** The fresh-cluster template a new folder is filled from (pglite-worker.ts); unset, none. */
+    private readonly template?: string,
   ) {}
 
   /** Attaches a socket to the running worker (starting one if needed) once it answers. */
@@ -183,6 +201,7 @@ export class PgliteHost {
     const workerData: WorkerOptions = {
       pgdata: this.pgdata,
       pgliteEntry: pgliteEntry(),
+      template: this.template,
       niceness: BULK_THREAD_NICENESS,
       ...compiled,
     };

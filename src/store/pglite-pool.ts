@@ -1,7 +1,7 @@
 // The embedded store's main-thread side: a pg.Pool whose connections carry wire-protocol bytes to the PGlite worker.
 import { Duplex } from 'node:stream';
 import pg from 'pg';
-import { type HostSocket, PgliteHost } from './pglite-host.js';
+import { type HostSocket, PgliteHost, templatePath } from './pglite-host.js';
 
 /**
  * A socket-like stream for pg's own Connection: what pg writes in one turn of the event loop (Parse, Bind,
@@ -120,20 +120,32 @@ export interface PgliteWorkerStore {
   close(): Promise<void>;
 }
 
-/** Opens PGlite on `pgdata` in a worker; a round trip longer than `timeoutMs` ends and reopens it. */
-export function openPgliteWorker(pgdata: string, timeoutMs: number): PgliteWorkerStore {
+/**
+ * Opens PGlite on `pgdata` in a worker; a round trip longer than `timeoutMs` ends and reopens it. A new folder
+ * is filled from the fresh-cluster `template` (pglite-worker.ts), by default the one beside the installed PGlite.
+ */
+export function openPgliteWorker(
+  pgdata: string,
+  timeoutMs: number,
+  template: string | undefined = templatePath(),
+): PgliteWorkerStore {
   const channels = new Map<string, Set<Listener>>();
   // Bumped by each restart; a subscription is live once LISTEN ran again on the current worker.
   let epoch = 0;
   let listenedEpoch = 0;
 
-  const host = new PgliteHost(pgdata, timeoutMs, {
-    onLost: () => {
-      epoch++;
-      for (const listeners of channels.values()) for (const listener of listeners) listener.onGap();
+  const host = new PgliteHost(
+    pgdata,
+    timeoutMs,
+    {
+      onLost: () => {
+        epoch++;
+        for (const listeners of channels.values()) for (const listener of listeners) listener.onGap();
+      },
+      onRestart: () => void relisten(epoch),
     },
-    onRestart: () => void relisten(epoch),
-  });
+    template,
+  );
   const pool = new PglitePool({
     stream: () => new WorkerSocket(host),
     user: 'postgres',
