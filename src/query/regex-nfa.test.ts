@@ -134,7 +134,10 @@ describe('linear regex matcher', () => {
         for (const s of subjects)
           expect({ p, o, s, m: linear(p, o, s) }).toEqual({ p, o, s, m: v8(p, o, s) });
       }),
-      { numRuns: 1500 },
+      // A fixed seed: the oracle is V8's backtracking RegExp, and a generated pattern with nested quantifiers can
+      // keep it busy for minutes (a CI run of 2026-12-07 spent 290 s in this test, 16 s in the run before). The
+      // cases are the same 1,500 each run; change the seed to explore others.
+      { numRuns: 1500, seed: 20261207 },
     );
   });
 
