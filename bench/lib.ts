@@ -20,27 +20,22 @@ export interface Figure {
   clientCpuMicrosPerRequest?: number;
 }
 
-/** CPU seconds (user + system) a process has used, from /proc (Linux); undefined elsewhere. */
-function cpuSecondsOf(pid: number): number | undefined {
+/** CPU ticks (user + system, 1/100 s) of a /proc stat file (Linux); undefined when it cannot be read. */
+function ticksOf(statPath: string): number | undefined {
   try {
     // Fields after the command name (which is in parentheses and may hold spaces): utime and stime are 14 and 15.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(statPath, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return Number(fields[11]) + Number(fields[12]);
   } catch {
     return undefined;
   }
 }
 
-/** CPU ticks (user + system, 1/100 s) of a /proc stat file; 0 when it is gone. */
-function ticksOf(statPath: string): number {
-  try {
-    const stat = readFileSync(statPath, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
+/** CPU seconds (user + system) a process has used, from /proc (Linux); undefined elsewhere. */
+function cpuSecondsOf(pid: number): number | undefined {
+  const ticks = ticksOf(`/proc/${pid}/stat`);
+  return ticks === undefined ? undefined : ticks / 100;
 }
 
 /** Where the machine's CPU went, in ticks: the server's event loop, its other threads, PostgreSQL, this process. */
@@ -57,14 +52,14 @@ export interface CpuSnapshot {
  * exiting during a run are lost, so keep the pool open) and this process (the load generator). Linux only.
  */
 export function cpuSnapshot(serverPid: number): CpuSnapshot {
-  const all = ticksOf(`/proc/${serverPid}/stat`);
-  const eventLoop = ticksOf(`/proc/${serverPid}/task/${serverPid}/stat`);
+  const all = ticksOf(`/proc/${serverPid}/stat`) ?? 0;
+  const eventLoop = ticksOf(`/proc/${serverPid}/task/${serverPid}/stat`) ?? 0;
   let postgres = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
-        postgres += ticksOf(`/proc/${entry}/stat`);
+        postgres += ticksOf(`/proc/${entry}/stat`) ?? 0;
     } catch {
       // gone meanwhile
     }

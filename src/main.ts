@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     // A failure of one is reported once: the other's is observed here and dropped.
     migrated.catch(() => {});
     const [{ createServer: create }, store] = await Promise.all([import('./server.js'), migrated]);
-    server = await create(settings, { store });
+    server = await create(settings, { store, migrated: true });
   } catch (e) {
     if (e instanceof DataDirLockedError) fail(e.message);
     throw e;

@@ -71,6 +71,8 @@ export interface StartOptions {
   clock?: () => number;
   /** An already open store (tests clone one); otherwise opened from the settings. */
   store?: Store;
+  /** The store's migrations already ran (main.ts runs them while the server's modules load). */
+  migrated?: boolean;
   /** Schema for PostgreSQL (tests); ignored for PGlite. */
   schema?: string;
   /** Registered after the roles (tests add probe routes). */
@@ -138,7 +140,7 @@ export async function createServer(settings: Settings, options: StartOptions = {
     }));
   let migrated = false;
   try {
-    await migrate(store.pool);
+    if (!options.migrated) await migrate(store.pool);
     migrated = true;
     // A cluster's replica holds the control database's accounts, never one of its own (docs/topology.md).
     const admin =

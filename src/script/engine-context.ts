@@ -45,6 +45,18 @@ export function describe(
   return { name: 'Error', message: String(dumped), stack: '' };
 }
 
+/** Evaluates part of the API in `ctx`; its failure (out of memory, an interrupt) disposes the context and is thrown. */
+function evalApi(ctx: QuickJSContext, source: string, name: string): void {
+  const result = ctx.evalCode(source, `${name}.js`, API_EVAL);
+  if (result.error) {
+    const d = describe(ctx, result.error);
+    result.error.dispose();
+    ctx.dispose();
+    throw new Error(`${name}: ${d.message}`);
+  }
+  result.value.dispose();
+}
+
 /**
  * A new context of `runtime` with the bridges and the prelude. The prelude's own failure (out of memory, an
  * interrupt) is thrown after the context is disposed.
@@ -77,27 +89,13 @@ export function prepareContext(runtime: QuickJSRuntime, preload: readonly string
   ctx.setProp(ctx.global, '__lib', libHandle);
   libHandle.dispose();
   bridge('__local', (c, op, args) => c.local(op, args));
-  const prelude = ctx.evalCode(PRELUDE, 'prelude.js', API_EVAL);
-  if (prelude.error) {
-    const d = describe(ctx, prelude.error);
-    prelude.error.dispose();
-    ctx.dispose();
-    throw new Error(`prelude: ${d.message}`);
-  }
-  prelude.value.dispose();
-  // The libraries asked for are compiled now; either way `__preload` leaves the global object before any script.
-  const ahead = ctx.evalCode(
+  // The prelude, then the libraries asked for; either way `__preload` leaves the global object before any script.
+  evalApi(ctx, PRELUDE, 'prelude');
+  evalApi(
+    ctx,
     `(function (g, f) { delete g.__preload; f(${JSON.stringify(preload)}); })(globalThis, globalThis.__preload)`,
-    'preload.js',
-    API_EVAL,
+    'preload',
   );
-  if (ahead.error) {
-    const d = describe(ctx, ahead.error);
-    ahead.error.dispose();
-    ctx.dispose();
-    throw new Error(`preload: ${d.message}`);
-  }
-  ahead.value.dispose();
   return {
     runtime,
     ctx,
