@@ -35,6 +35,8 @@ export interface ArrayFacts {
    * condition. A hint only (both forms are exact): a stale answer costs speed, never a wrong result.
    */
   leadsIndex?: (path: string) => boolean;
+  /** True when an index of the collection, unique or not, has this path as its first key (a hint too). */
+  indexed?: (path: string) => boolean;
 }
 
 /** True (and noted in facts.relied) when the path can meet no array in the collection. */

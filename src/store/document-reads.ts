@@ -6,8 +6,9 @@ import type { ArrayFacts } from '../query/filter-sql.js';
 import { compileSort, type SortSpec } from '../query/sort.js';
 import { type Doc, fromStored, idKey, ObjectId } from '../query/values.js';
 import { arrayFacts, guardSql, recordedSql, stillArrayFree } from './multikey.js';
-import { query } from './query.js';
-import type { Db, Scope } from './scope.js';
+import { planCachedQuery, query } from './query.js';
+import { cachedPlan, indexChoices, integer } from './read-plans.js';
+import { type Db, type Scope, scopeLiterals } from './scope.js';
 
 export interface ReadPlan {
   filter: FilterNode;
@@ -38,7 +39,8 @@ const MAX_BATCH = 1000;
 const DOC_COLUMNS = 'id, doc::text AS doc';
 
 /**
- * `game_id = $1 AND stage = $2 AND collection = $3 AND <filter>`. An equality on _id with a string or
+ * `game_id = 'g' AND stage = 's' AND collection = 'c' AND <filter>`: the scope as literals (scopeLiterals), or
+ * bound as $1..$3 when a name falls outside the patterns literals need. An equality on _id with a string or
  * ObjectId also compares the id column (the primary key): such an _id has exactly one key, so it adds no
  * wrong match and lets the planner use the primary key. With facts (reads only, src/store/multikey.ts), paths
  * on array-free fields compile without the array arm, and the statement checks the fields it relied on
@@ -52,27 +54,25 @@ export function whereSql(
   facts?: ArrayFacts,
   guard = true,
 ): string {
-  params.push(scope.game, scope.stage, scope.collection);
+  const literals = scopeLiterals(scope);
+  const args = literals ?? ['$1', '$2', '$3'];
+  if (literals === undefined) params.push(scope.game, scope.stage, scope.collection);
+  const scoped = `game_id = ${args[0]} AND stage = ${args[1]} AND collection = ${args[2]}`;
   // An equality on _id alone is the id column's alone: an _id is never an array, so the document whose id is
   // the key is the one match. No key function runs, and the plan is the primary key's with nothing to choose.
   const only = idOnly(filter);
   if (only !== undefined) {
     params.push(only);
-    return `game_id = $1 AND stage = $2 AND collection = $3 AND id = $${params.length}`;
+    return `${scoped} AND id = $${params.length}`;
   }
   // Predicates without a SQL form are relaxed here; the reader checks the filter again (filter-residual.ts).
-  const parts = [
-    'game_id = $1',
-    'stage = $2',
-    'collection = $3',
-    compileFilter(relaxForSql(filter), 'doc', params, facts),
-  ];
+  const parts = [scoped, compileFilter(relaxForSql(filter), 'doc', params, facts)];
   const id = idEquality(filter);
   if (id !== undefined) {
     params.push(id);
     parts.push(`id = $${params.length}`);
   }
-  if (guard && facts !== undefined && facts.relied.size > 0) parts.push(guardSql(facts, params));
+  if (guard && facts !== undefined && facts.relied.size > 0) parts.push(guardSql(facts, params, args));
   return parts.join(' AND ');
 }
 
@@ -101,11 +101,17 @@ function idEquality(node: FilterNode): string | undefined {
 export interface CompiledWhere {
   text: string;
   values: unknown[];
+  /**
+   * The indexes the filter gives the planner to choose from, by first key path ('_id': the primary key);
+   * undefined when that is not known (no facts, or the scope bound as parameters): see cachedPlan.
+   */
+  indexed?: Set<string> | undefined;
 }
 
 export function compileWhere(scope: Scope, filter: FilterNode, facts?: ArrayFacts): CompiledWhere {
   const values: unknown[] = [];
-  return { text: whereSql(scope, filter, values, facts), values };
+  const text = whereSql(scope, filter, values, facts);
+  return { text, values, indexed: indexChoices(scope, filter, facts) };
 }
 
 export function selectSql(
@@ -113,7 +119,7 @@ export function selectSql(
   sort: string,
   batch: Batch,
   columns = DOC_COLUMNS,
-): { text: string; values: unknown[] } {
+): Statement {
   const values = [...where.values];
   let text = where.text;
   if (batch.afterId !== undefined) {
@@ -124,13 +130,22 @@ export function selectSql(
   // keys, then id) gives when read forward or backward, so a sorted read with a limit stops early.
   const tie = sort.endsWith(' DESC') ? 'id DESC' : 'id';
   const order = batch.ordered === false ? '' : ` ORDER BY ${sort === '' ? 'id' : `${sort}, ${tie}`}`;
-  values.push(batch.offset);
-  let sql = `SELECT ${columns} FROM nosql_documents WHERE ${text}${order} OFFSET $${values.length}`;
-  if (batch.limit !== undefined) {
-    values.push(batch.limit);
-    sql += ` LIMIT $${values.length}`;
+  let sql = `SELECT ${columns} FROM nosql_documents WHERE ${text}${order}`;
+  // A skip is bound; a limit is written as its integer (validated by the caller, a batch size at most), as a
+  // bound one would make PostgreSQL cost a cached plan for a tenth of the matches and keep planning anew.
+  if (batch.offset !== 0) {
+    values.push(batch.offset);
+    sql += ` OFFSET $${values.length}`;
   }
-  return { text: sql, values };
+  if (batch.limit !== undefined) sql += ` LIMIT ${integer(batch.limit)}`;
+  return { text: sql, values, order: batch.ordered === false ? undefined : sort === '' ? 'id' : 'sort' };
+}
+
+/** A read's statement, and what it orders by (its sort, its ids, or nothing). */
+interface Statement {
+  text: string;
+  values: unknown[];
+  order?: 'sort' | 'id' | undefined;
 }
 
 /**
@@ -164,11 +179,14 @@ async function compileRead(
     sort,
     inTime: () => {},
     facts,
-    async rows<T extends { id: string }>(build: () => { text: string; values: unknown[] }) {
+    async rows<T extends { id: string }>(build: () => Statement) {
       for (let attempt = 1; ; attempt++) {
         const stmt = build();
         read.inTime();
-        const { rows } = await query<T>(db, stmt.text, stmt.values);
+        const orderPath =
+          stmt.order === 'id' ? '_id' : stmt.order === 'sort' ? plan.sort[0]?.path : undefined;
+        const run = cachedPlan(read.where, orderPath, read.facts) ? planCachedQuery : query;
+        const { rows } = await run<T>(db, stmt.text, stmt.values);
         if (rows.length > 0 || read.facts === undefined || (await stillArrayFree(db, scope, read.facts)))
           return rows;
         // A relied-on field has held an array since the cache was filled: compile again (without any facts
@@ -231,7 +249,7 @@ interface Read {
    * Runs the statement build() makes from where and sort; when it answers no rows and relied on array-free
    * fields, checks them (src/store/multikey.ts) and, if one has been recorded, recompiles and runs it again.
    */
-  rows<T extends { id: string }>(build: () => { text: string; values: unknown[] }): Promise<T[]>;
+  rows<T extends { id: string }>(build: () => Statement): Promise<T[]>;
 }
 
 function deadlineOf(plan: ReadPlan): () => void {
@@ -300,7 +318,8 @@ async function* readSorted(db: Db, scope: Scope, read: Read, plan: ReadPlan): As
   for (let i = 0; i < ids.length; i += size, size = Math.min(MAX_BATCH, size * 4)) {
     const chunk = ids.slice(i, i + size);
     read.inTime();
-    const { rows } = await query<{ id: string; doc: string }>(
+    // The primary key's plan whatever the ids: a cached plan.
+    const { rows } = await planCachedQuery<{ id: string; doc: string }>(
       db,
       `SELECT ${DOC_COLUMNS} FROM nosql_documents WHERE game_id = $1 AND stage = $2 AND collection = $3 AND id = ANY($4::text[])`,
       [scope.game, scope.stage, scope.collection, chunk],
@@ -327,7 +346,8 @@ export async function countMatches(db: Db, scope: Scope, filter: FilterNode): Pr
   let facts: ArrayFacts | undefined = await arrayFacts(db, scope);
   for (let attempt = 1; ; attempt++) {
     const stmt = countSql(scope, filter, facts);
-    const { rows } = await query<{ n: string; stale: boolean }>(db, stmt.text, stmt.values);
+    const run = cachedPlan(stmt, undefined, facts) ? planCachedQuery : query;
+    const { rows } = await run<{ n: string; stale: boolean }>(db, stmt.text, stmt.values);
     if (rows[0]?.stale !== true) return Number(rows[0]?.n ?? 0);
     facts = attempt < 3 ? await arrayFacts(db, scope, true) : undefined;
   }
@@ -344,8 +364,13 @@ export async function countMatches(db: Db, scope: Scope, filter: FilterNode): Pr
 export function countSql(scope: Scope, filter: FilterNode, facts?: ArrayFacts): CompiledWhere {
   const values: unknown[] = [];
   const where = whereSql(scope, filter, values, facts, false);
-  const stale = facts === undefined ? 'FALSE' : recordedSql(facts, values);
-  return { text: `SELECT count(*) AS n, ${stale} AS stale FROM nosql_documents WHERE ${where}`, values };
+  const args = scopeLiterals(scope) ?? ['$1', '$2', '$3'];
+  const stale = facts === undefined ? 'FALSE' : recordedSql(facts, values, args);
+  return {
+    text: `SELECT count(*) AS n, ${stale} AS stale FROM nosql_documents WHERE ${where}`,
+    values,
+    indexed: indexChoices(scope, filter, facts),
+  };
 }
 
 /** PostgreSQL's plan of the first statement a find runs, as EXPLAIN (FORMAT JSON) gives it. */

@@ -33,6 +33,8 @@ interface Known {
   fields: Set<string>;
   /** First key paths of the collection's non-unique indexes (pb_pk expressions). */
   leading: Set<string>;
+  /** First key paths of all its indexes, unique ones included. */
+  indexed: Set<string>;
   readAt: number;
 }
 
@@ -62,18 +64,19 @@ function cacheOf(db: Db): Map<string, Known> {
 }
 
 async function readRecord(db: Db, scope: Scope, into: object = db): Promise<Known> {
-  const { rows } = await query<{ kind: 'field' | 'index'; name: string }>(
+  const { rows } = await query<{ kind: 'field' | 'index' | 'unique'; name: string }>(
     db,
     `SELECT 'field' AS kind, field AS name FROM nosql_multikey
       WHERE game_id = $1 AND stage = $2 AND collection = $3
      UNION ALL
-     SELECT 'index', keys->0->>0 FROM nosql_indexes
-      WHERE game_id = $1 AND stage = $2 AND collection = $3 AND NOT "unique"`,
+     SELECT CASE WHEN "unique" THEN 'unique' ELSE 'index' END, keys->0->>0 FROM nosql_indexes
+      WHERE game_id = $1 AND stage = $2 AND collection = $3`,
     [scope.game, scope.stage, scope.collection],
   );
   const known: Known = {
     fields: new Set(rows.filter((r) => r.kind === 'field').map((r) => r.name)),
     leading: new Set(rows.filter((r) => r.kind === 'index').map((r) => r.name)),
+    indexed: new Set(rows.filter((r) => r.kind !== 'field').map((r) => r.name)),
     readAt: Date.now(),
   };
   const cache = cacheOf(into as Db);
@@ -94,7 +97,7 @@ export async function arrayFacts(db: Db, scope: Scope, fresh = false): Promise<A
     : (cacheOf(db).get(keyOf(scope)) ?? (owner ? cacheOf(owner as Db).get(keyOf(scope)) : undefined));
   // Read on a transaction, a record may include fields its own uncommitted writes added: kept for the pool, it
   // can only make a later read take the array arm where it was not needed (never a wrong answer) until it expires.
-  const { fields, leading } =
+  const { fields, leading, indexed } =
     cached !== undefined && Date.now() - cached.readAt < MAX_AGE_MS
       ? cached
       : await readRecord(db, scope, owner ?? db);
@@ -102,28 +105,30 @@ export async function arrayFacts(db: Db, scope: Scope, fresh = false): Promise<A
     arrayFree: (field) => !fields.has(field),
     relied: new Set(),
     leadsIndex: (path) => leading.has(path),
+    indexed: (path) => indexed.has(path),
   };
 }
 
 /**
  * The one-time filter a statement adds when it relied on fields being array-free: true while none of them is
- * in the record, in the statement's own snapshot. Scope parameters are $1..$3 (whereSql binds them first).
+ * in the record, in the statement's own snapshot. `scope` is how the statement writes its game, stage and
+ * collection (literals, or the parameters whereSql bound first).
  */
-export function guardSql(facts: ArrayFacts, params: unknown[]): string {
+export function guardSql(facts: ArrayFacts, params: unknown[], scope: readonly string[]): string {
   if (facts.relied.size === 0) return 'TRUE';
   params.push([...facts.relied]);
   // A STABLE function (migration 0019) reads the record in the statement's snapshot; a sub-select did the same
   // but was planned again with every statement.
-  return `pb_multikey_free($1, $2, $3, $${params.length}::text[])`;
+  return `pb_multikey_free(${scope.join(', ')}, $${params.length}::text[])`;
 }
 
 /**
  * True when one of the relied fields is in the record, in the statement's snapshot: a count selects it beside
  * its count(*) instead of filtering on it, so that a count of 0 is confirmed by the same statement.
  */
-export function recordedSql(facts: ArrayFacts, params: unknown[]): string {
+export function recordedSql(facts: ArrayFacts, params: unknown[], scope: readonly string[]): string {
   if (facts.relied.size === 0) return 'FALSE';
-  return `NOT ${guardSql(facts, params)}`;
+  return `NOT ${guardSql(facts, params, scope)}`;
 }
 
 /**

@@ -4,6 +4,7 @@
 // one PGlite connection object, and destroying a client ends that shared connection under the next client:
 // the following statements fail ("Connection terminated unexpectedly") or read another statement's rows.
 // An SQL error (one with a SQLSTATE) leaves a connection usable, so the client goes back to the pool intact.
+import { hash } from 'node:crypto';
 import pg from 'pg';
 import { isConnectionFailure } from './connection-failures.js';
 import type { Db } from './scope.js';
@@ -75,6 +76,64 @@ export function preparedQuery<T extends pg.QueryResultRow = Record<string, unkno
       // 26000: the session lost it (DEALLOCATE, a pooler's DISCARD ALL): pg parses it again next time.
       // 42P05: the session holds the name from elsewhere (a pooler that shares server sessions): not ours.
       // Either way this run goes unnamed, so the write is never refused for it.
+      if (code === '26000') forgetPrepared(client, name);
+      else if (code !== '42P05') throw e;
+      return client.query<T>(text, values);
+    }
+  });
+}
+
+/** Texts seen recently (by name), so that only a text that comes back is prepared. */
+const seenTexts = new Map<string, true>();
+const MAX_SEEN = 2000;
+/** Cached-plan statements each connection keeps at most; past this its least recently used is deallocated. */
+export const MAX_CACHED_PLANS = 100;
+/** Per connection: the cached-plan names it holds, least recently used first. */
+const cachedPlans = new WeakMap<pg.PoolClient, Map<string, true>>();
+
+/**
+ * `query` for a read whose plan does not depend on its bound values (store/document-reads.ts decides: the
+ * scope is written as literals, and the statement has one index, or none, to choose): on PostgreSQL, a text
+ * run a second time becomes a named prepared statement of the connection, so PostgreSQL parses it once and,
+ * after its first five runs, reuses a generic plan when that plan costs no more than the custom ones (planning
+ * was about three quarters of the database's work for an indexed equality, measured with pgbench). Names come
+ * from the text's hash; each connection keeps at most MAX_CACHED_PLANS and deallocates the least recently used.
+ * Elsewhere (the embedded store, a transaction, a compute thread's stand-in) it runs as `query` does.
+ */
+export function planCachedQuery<T extends pg.QueryResultRow = Record<string, unknown>>(
+  db: Db,
+  text: string,
+  values: unknown[],
+): Promise<pg.QueryResult<T>> {
+  if (!(db instanceof pg.Pool) || !preparing.has(db)) return query<T>(db, text, values);
+  const name = `pb_r_${hash('sha1', text)}`;
+  if (!seenTexts.delete(name)) {
+    seenTexts.set(name, true);
+    if (seenTexts.size > MAX_SEEN) seenTexts.delete(seenTexts.keys().next().value!);
+    return query<T>(db, text, values);
+  }
+  seenTexts.set(name, true);
+  return onPoolClient(db, async (client) => {
+    let held = cachedPlans.get(client);
+    if (held === undefined) {
+      held = new Map();
+      cachedPlans.set(client, held);
+    }
+    if (!held.delete(name) && held.size >= MAX_CACHED_PLANS) {
+      const oldest = held.keys().next().value!;
+      held.delete(oldest);
+      await client.query(`DEALLOCATE ${oldest}`).catch((e: { code?: string }) => {
+        if (e.code !== '26000') throw e;
+      });
+      forgetPrepared(client, oldest);
+    }
+    held.set(name, true);
+    try {
+      return await client.query<T>({ name, text, values });
+    } catch (e) {
+      // As in preparedQuery: a statement the session lost is parsed again next time; a name held from
+      // elsewhere is not ours, and this run goes unnamed.
+      const code = (e as { code?: unknown }).code;
       if (code === '26000') forgetPrepared(client, name);
       else if (code !== '42P05') throw e;
       return client.query<T>(text, values);

@@ -21,9 +21,16 @@ describe('the compiled filter of an _id equality', () => {
       { $and: [{ _id: 'p1' }] },
     ]) {
       const where = compileWhere(scope, parseFilter(filter));
-      expect(where.text).toBe('game_id = $1 AND stage = $2 AND collection = $3 AND id = $4');
-      expect(where.values).toHaveLength(4);
+      expect(where.text).toBe("game_id = 'g' AND stage = 'live' AND collection = 'c' AND id = $1");
+      expect(where.values).toHaveLength(1);
     }
+  });
+
+  it('binds the scope as $1..$3 when a name falls outside the patterns its literals need', () => {
+    const odd = { game: "g'1", stage: 'live', collection: 'c' } as const;
+    const where = compileWhere(odd, parseFilter({ _id: 'p1' }));
+    expect(where.text).toBe('game_id = $1 AND stage = $2 AND collection = $3 AND id = $4');
+    expect(where.values).toEqual(["g'1", 'live', 'c', idKey('p1')]);
   });
 
   it('keeps the filter for any other _id and beside other conditions', () => {
