@@ -6,7 +6,7 @@ import { guardPoolClients } from './connection-failures.js';
 import { CHANNEL_NAME, listenPostgres } from './listen-postgres.js';
 import { lockDataDir } from './lock.js';
 import { openPgliteWorker } from './pglite-pool.js';
-import { allowPreparedStatements } from './query.js';
+import { allowCachedPlansOnSharedSession, allowPreparedStatements } from './query.js';
 import type { Db } from './scope.js';
 
 export type StoreKind = 'pglite' | 'postgres';
@@ -98,6 +98,7 @@ async function openPglite(options: StoreOptions): Promise<Store> {
     // PGlite runs in a worker thread: a long statement cannot stall this one, and the statement limit ends
     // and reopens the worker (PGlite cannot cancel a statement itself).
     const embedded = openPgliteWorker(join(options.dataDir, 'pgdata'), options.statementTimeoutMs);
+    allowCachedPlansOnSharedSession(embedded.pool);
     try {
       await embedded.pool.query('SELECT 1');
     } catch (e) {

@@ -83,6 +83,17 @@ export function preparedQuery<T extends pg.QueryResultRow = Record<string, unkno
   });
 }
 
+/**
+ * Pools whose clients share one session (the embedded store): planCachedQuery names statements there too, as a
+ * name is its text's hash, so a name the session already holds is the same statement.
+ */
+const sharingSession = new WeakSet<pg.Pool>();
+
+/** Lets `planCachedQuery` name its statements on this pool (store/db.ts, for the embedded store). */
+export function allowCachedPlansOnSharedSession(pool: pg.Pool): void {
+  sharingSession.add(pool);
+}
+
 /** Texts seen recently (by name), so that only a text that comes back is prepared. */
 const seenTexts = new Map<string, true>();
 const MAX_SEEN = 2000;
@@ -105,7 +116,8 @@ export function planCachedQuery<T extends pg.QueryResultRow = Record<string, unk
   text: string,
   values: unknown[],
 ): Promise<pg.QueryResult<T>> {
-  if (!(db instanceof pg.Pool) || !preparing.has(db)) return query<T>(db, text, values);
+  if (!(db instanceof pg.Pool) || !(preparing.has(db) || sharingSession.has(db)))
+    return query<T>(db, text, values);
   const name = `pb_r_${hash('sha1', text)}`;
   if (!seenTexts.delete(name)) {
     seenTexts.set(name, true);
@@ -131,14 +143,30 @@ export function planCachedQuery<T extends pg.QueryResultRow = Record<string, unk
     try {
       return await client.query<T>({ name, text, values });
     } catch (e) {
-      // As in preparedQuery: a statement the session lost is parsed again next time; a name held from
-      // elsewhere is not ours, and this run goes unnamed.
       const code = (e as { code?: unknown }).code;
-      if (code === '26000') forgetPrepared(client, name);
-      else if (code !== '42P05') throw e;
+      // The session holds the name already (another client of a shared session prepared it): a name is its
+      // text's hash, so it is this statement, and the client runs it without parsing it.
+      if (code === '42P05') {
+        markPrepared(client, name, text);
+        return client.query<T>({ name, text, values }).catch((again: { code?: unknown }) => {
+          if (again.code !== '26000') throw again;
+          forgetPrepared(client, name);
+          return client.query<T>(text, values);
+        });
+      }
+      // As in preparedQuery: a statement the session lost is parsed again next time; this run goes unnamed.
+      if (code !== '26000') throw e;
+      forgetPrepared(client, name);
       return client.query<T>(text, values);
     }
   });
+}
+
+/** Tells pg that this connection's session holds `name` for `text`, so that it binds it without a Parse. */
+function markPrepared(client: pg.PoolClient, name: string, text: string): void {
+  const connection = (client as unknown as { connection?: { parsedStatements?: Record<string, unknown> } })
+    .connection;
+  if (connection?.parsedStatements) connection.parsedStatements[name] = text;
 }
 
 /** pg remembers per connection which names it has parsed; a name the server lost must be parsed again. */

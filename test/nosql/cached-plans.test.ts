@@ -2,7 +2,8 @@
 // read whose scope is written as literals and that gives the planner one index at most becomes, the second time
 // its text runs, a named prepared statement of the connection; one with two indexes to choose from never does;
 // a connection keeps MAX_CACHED_PLANS of them at most; answers stay exact past the switch to a generic plan,
-// including after a document brings an array onto the indexed path. The embedded store names nothing.
+// including after a document brings an array onto the indexed path. The same on both stores (the embedded
+// store's one session included).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFilter } from '../../src/query/filter.js';
 import { parseIndexKeys } from '../../src/query/indexes.js';
@@ -12,7 +13,7 @@ import { countMatches, readTextBatches } from '../../src/store/document-reads.js
 import { insertDocuments } from '../../src/store/documents.js';
 import { buildPgIndex, recordIndex } from '../../src/store/indexes.js';
 import { MAX_CACHED_PLANS } from '../../src/store/query.js';
-import { freshStore, storeKind, TEST_DATABASE_URL } from '../harness.js';
+import { freshStore, TEST_DATABASE_URL } from '../harness.js';
 
 const SCOPE = { game: 'plangame1', stage: 'preview' as const, collection: 'players' };
 const COUNTRIES = ['FR', 'DE', 'US', 'JP', 'BR'];
@@ -95,7 +96,7 @@ describe('reads on cached plans', () => {
 
   const levels = (level: number) => Array.from({ length: N / 100 }, (_, k) => level + 100 * k);
 
-  it('an equality on one indexed path, run ten times with other values → each answer exact; on PostgreSQL one named statement that went to a generic plan', async () => {
+  it('an equality on one indexed path, run ten times with other values → each answer exact; one named statement that went to a generic plan', async () => {
     for (let round = 0; round < 10; round++) {
       const level = 7 + round;
       expect((await find(single, { level }, 100)).sort((a, b) => a - b)).toEqual(levels(level));
@@ -103,7 +104,6 @@ describe('reads on cached plans', () => {
         N / 5,
       );
     }
-    if (storeKind !== 'postgres') return;
     const plans = await cachedPlans(single);
     const read = plans.filter((p) => p.statement.includes("pb_pk(doc, ARRAY[E'level']"));
     const count = plans.filter((p) => p.statement.startsWith('SELECT count(*)'));
@@ -117,21 +117,18 @@ describe('reads on cached plans', () => {
     );
   });
 
-  it.skipIf(storeKind !== 'postgres')(
-    'a filter on two indexed paths, or a sort on one and a filter on another → never named (a generic plan could pick the wrong index)',
-    async () => {
-      const before = (await cachedPlans(single)).length;
-      for (let round = 0; round < 8; round++) {
-        const both = await find(single, { country: 'FR', level: { $gte: 90 } }, 100);
-        expect(both.sort((a, b) => a - b)).toEqual(
-          Array.from({ length: N }, (_, i) => i).filter((i) => i % 5 === 0 && i % 100 >= 90),
-        );
-        // DE is i % 5 = 1; its highest level is 96 (i = 96, 196, ...), ties by _id descending (as text: p996, p96, p896).
-        expect(await find(single, { country: 'DE' }, 3, [['level', -1]])).toEqual([996, 96, 896]);
-      }
-      expect((await cachedPlans(single)).length).toBe(before);
-    },
-  );
+  it('a filter on two indexed paths, or a sort on one and a filter on another → never named (a generic plan could pick the wrong index)', async () => {
+    const before = (await cachedPlans(single)).length;
+    for (let round = 0; round < 8; round++) {
+      const both = await find(single, { country: 'FR', level: { $gte: 90 } }, 100);
+      expect(both.sort((a, b) => a - b)).toEqual(
+        Array.from({ length: N }, (_, i) => i).filter((i) => i % 5 === 0 && i % 100 >= 90),
+      );
+      // DE is i % 5 = 1; its highest level is 96 (i = 96, 196, ...), ties by _id descending (as text: p996, p96, p896).
+      expect(await find(single, { country: 'DE' }, 3, [['level', -1]])).toEqual([996, 96, 896]);
+    }
+    expect((await cachedPlans(single)).length).toBe(before);
+  });
 
   it('a cached plan stays exact when a document brings an array onto the indexed path', async () => {
     for (let round = 0; round < 8; round++)
@@ -143,37 +140,23 @@ describe('reads on cached plans', () => {
     expect(await countMatches(single.pool, SCOPE, parseFilter({ level: 43 }))).toBe(N / 100 + 1);
   });
 
-  it.skipIf(storeKind !== 'postgres')(
-    `120 distinct texts → ${MAX_CACHED_PLANS} named at most, the least recently used deallocated, answers exact`,
-    async () => {
-      // Two filter shapes, each with limits 1..60: 120 texts, each run twice, the newest last.
-      const upToJP = new Set([0, 1, 3, 4]);
-      for (let limit = 1; limit <= 60; limit++) {
-        for (let twice = 0; twice < 2; twice++) {
-          const jp = await find(single, { country: 'JP' }, limit);
-          expect(jp).toHaveLength(limit);
-          expect(jp.every((i) => i % 5 === 3)).toBe(true);
-          const some = await find(single, { country: { $lte: 'JP' } }, limit);
-          expect(some).toHaveLength(limit);
-          expect(some.every((i) => i === -1 || upToJP.has(i % 5))).toBe(true);
-        }
+  it(`120 distinct texts → ${MAX_CACHED_PLANS} named at most, the least recently used deallocated, answers exact`, async () => {
+    // Two filter shapes, each with limits 1..60: 120 texts, each run twice, the newest last.
+    const upToJP = new Set([0, 1, 3, 4]);
+    for (let limit = 1; limit <= 60; limit++) {
+      for (let twice = 0; twice < 2; twice++) {
+        const jp = await find(single, { country: 'JP' }, limit);
+        expect(jp).toHaveLength(limit);
+        expect(jp.every((i) => i % 5 === 3)).toBe(true);
+        const some = await find(single, { country: { $lte: 'JP' } }, limit);
+        expect(some).toHaveLength(limit);
+        expect(some.every((i) => i === -1 || upToJP.has(i % 5))).toBe(true);
       }
-      const plans = await cachedPlans(single);
-      expect(plans.length).toBe(MAX_CACHED_PLANS);
-      // The newest are kept (limit 60's), the oldest (limit 1's) were deallocated.
-      expect(plans.filter((p) => p.statement.endsWith(' LIMIT 60'))).toHaveLength(2);
-      expect(plans.filter((p) => p.statement.endsWith(' LIMIT 1'))).toEqual([]);
-    },
-  );
-
-  it.skipIf(storeKind !== 'pglite')(
-    'embedded store → no statement is named (its clients share one session)',
-    async () => {
-      for (let round = 0; round < 4; round++) await find(single, { level: 3 }, 100);
-      const { rows } = await single.pool.query(
-        "SELECT name FROM pg_prepared_statements WHERE name LIKE 'pb\\_r\\_%'",
-      );
-      expect(rows).toEqual([]);
-    },
-  );
+    }
+    const plans = await cachedPlans(single);
+    expect(plans.length).toBe(MAX_CACHED_PLANS);
+    // The newest are kept (limit 60's), the oldest (limit 1's) were deallocated.
+    expect(plans.filter((p) => p.statement.endsWith(' LIMIT 60'))).toHaveLength(2);
+    expect(plans.filter((p) => p.statement.endsWith(' LIMIT 1'))).toEqual([]);
+  });
 });
