@@ -52,8 +52,8 @@ const namedTexts = new Map<string, string>();
  * values), run as the named prepared statement `name` on PostgreSQL: each connection parses and plans it once,
  * and then only binds and executes it (measured: 60-70 µs less database CPU per single-document insert). Only
  * such statements are named: a named statement switches to a generic plan after five executions when that plan
- * looks as cheap, and a read's generic plan cannot use the partial indexes of the API (their WHERE holds the
- * game, stage and collection as constants), so a read named here could end up scanning a whole collection.
+ * looks as cheap, and a read's generic plan with a bound scope cannot use the partial indexes of the API (their
+ * WHERE holds the game, stage and collection as constants): reads go through planCachedQuery instead.
  * The names are fixed strings of the code, so the statements a connection keeps are bounded by construction.
  * Elsewhere (the embedded store, a client inside a transaction, a compute thread's stand-in) the statement runs
  * as `query` does.
