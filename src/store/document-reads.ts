@@ -7,7 +7,7 @@ import { compileSort, type SortSpec } from '../query/sort.js';
 import { type Doc, fromStored, idKey, ObjectId } from '../query/values.js';
 import { arrayFacts, guardSql, recordedSql, stillArrayFree } from './multikey.js';
 import { planCachedQuery, query } from './query.js';
-import { cachedPlan, indexChoices, integer } from './read-plans.js';
+import { cachedPlan, indexChoices, integer, orderedBy } from './read-plans.js';
 import { type Db, type Scope, scopeLiterals } from './scope.js';
 
 export interface ReadPlan {
@@ -174,6 +174,7 @@ async function compileRead(
   facts: ArrayFacts | undefined,
 ): Promise<Read> {
   const sort = compileSort(plan.sort, 'doc', undefined, facts);
+  if (facts !== undefined) facts.orderedBy = orderedBy(plan);
   const read: Read = {
     where: compileWhere(scope, plan.filter, facts),
     sort,
@@ -381,6 +382,7 @@ export async function explainRead(db: Db, scope: Scope, plan: ReadPlan): Promise
   const batch = { afterId: undefined, offset: plan.skip, limit, ordered: !unordered };
   const facts = await arrayFacts(db, scope);
   const sort = compileSort(plan.sort, 'doc', undefined, facts);
+  facts.orderedBy = orderedBy(plan);
   const stmt = selectSql(compileWhere(scope, plan.filter, facts), sort, batch);
   const { rows } = await query<{ 'QUERY PLAN': unknown }>(
     db,

@@ -4,6 +4,7 @@
 // generic plan does not know the bound values: with two indexes to choose from it may walk another than a
 // custom plan would, so only statements with one index to use at most are named (docs/query-engine.md).
 import type { FilterNode } from '../query/filter.js';
+import type { SortSpec } from '../query/sort.js';
 import type { ArrayFacts } from '../query/filter-sql.js';
 import { type Scope, scopeLiterals } from './scope.js';
 
@@ -47,4 +48,12 @@ export function cachedPlan(
 export function integer(n: number): string {
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a row count: ${n}`);
   return String(n);
+}
+
+/**
+ * The path a read walks in its index's order to a limit (its sort's first path, when it has a limit): a range
+ * on it is compiled as a row comparison (query/filter-sql.ts rowRange), so that its cached plan is the index walk.
+ */
+export function orderedBy(plan: { sort: SortSpec; limit: number | undefined }): string | undefined {
+  return plan.limit !== undefined && plan.sort.length > 0 ? plan.sort[0]!.path : undefined;
 }

@@ -160,3 +160,88 @@ describe('reads on cached plans', () => {
     expect(plans.filter((p) => p.statement.endsWith(' LIMIT 1'))).toEqual([]);
   });
 });
+
+// A one-sided range on the path a read walks in index order to a limit is a row comparison with the id column
+// (query/filter-sql.ts rowRange), so that its cached plan is the index walk: the same answers as the plain range,
+// at the bound itself, across types (MongoDB's type brackets), in both directions, past the generic plan.
+describe('ranges on the sorted path, with a limit', () => {
+  let fresh: Awaited<ReturnType<typeof freshStore>>;
+  const scope = { ...SCOPE, collection: 'ranges' };
+  const docs: Array<{ _id: string; score?: number | string | boolean | null }> = [];
+  for (let i = 0; i < 100; i++) docs.push({ _id: `r${i}`, score: i % 50 });
+  docs.push({ _id: 'f1', score: 10.5 }, { _id: 's1', score: '30' }, { _id: 's2', score: 'abc' });
+  docs.push({ _id: 's3', score: 'b' }, { _id: 'n1', score: null }, { _id: 'm1' }, { _id: 't1', score: true });
+
+  beforeAll(async () => {
+    fresh = await freshStore();
+    await insertDocuments(fresh.store.pool, scope, {
+      ids: docs.map((d) => idKey(d._id)),
+      texts: docs.map((d) => storedText(d)),
+    });
+    const keys = parseIndexKeys({ score: 1 });
+    const pgName = `nx_${'c'.repeat(40)}`;
+    await buildPgIndex(
+      fresh.store.pool,
+      scope,
+      pgName,
+      { keys, unique: false },
+      { concurrently: false, buildTimeoutMs: 60_000 },
+    );
+    await recordIndex(fresh.store.pool, scope, {
+      name: 'score_1',
+      keys: [['score', 1]],
+      unique: false,
+      pg_name: pgName,
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await fresh.store.close();
+    await fresh.drop();
+  });
+
+  /** What MongoDB answers: the same type's values in range, by score then _id (as stored ids) in the sort's direction. */
+  function expected(op: string, v: number | string, dir: 1 | -1, limit: number): string[] {
+    const holds = (x: unknown) =>
+      typeof x === typeof v &&
+      (op === '$gt' ? x! > v : op === '$gte' ? x! >= v : op === '$lt' ? x! < v : x! <= v);
+    const key = (id: string) => idKey(id);
+    return docs
+      .filter((d) => holds(d.score))
+      .sort((a, b) => {
+        const by =
+          (a.score as number) < (b.score as number)
+            ? -1
+            : (a.score as number) > (b.score as number)
+              ? 1
+              : key(a._id) < key(b._id)
+                ? -1
+                : 1;
+        return by * dir;
+      })
+      .slice(0, limit)
+      .map((d) => d._id);
+  }
+
+  it("$gt, $gte, $lt and $lte at and around the bounds, numbers and strings, both directions, eight times each → the plain range's answer", async () => {
+    for (const op of ['$gt', '$gte', '$lt', '$lte']) {
+      for (const v of [10, 10.5, 30, 0, 49, -1, 50, '30', 'b']) {
+        for (const dir of [1, -1] as const) {
+          const want = expected(op, v, dir, 7);
+          for (let round = 0; round < 8; round++) {
+            const plan = {
+              filter: parseFilter({ score: { [op]: v } }),
+              sort: [{ path: 'score', parts: ['score'], dir }],
+              skip: 0,
+              limit: 7,
+            };
+            const got: string[] = [];
+            for await (const texts of readTextBatches(fresh.store.pool, scope, plan))
+              for (const t of texts) got.push((JSON.parse(t) as { _id: string })._id);
+            expect(got, `${op} ${JSON.stringify(v)} sort ${dir}`).toEqual(want);
+          }
+        }
+      }
+    }
+  });
+});
