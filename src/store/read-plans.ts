@@ -4,8 +4,8 @@
 // generic plan does not know the bound values: with two indexes to choose from it may walk another than a
 // custom plan would, so only statements with one index to use at most are named (docs/query-engine.md).
 import type { FilterNode } from '../query/filter.js';
-import type { SortSpec } from '../query/sort.js';
 import type { ArrayFacts } from '../query/filter-sql.js';
+import type { SortSpec } from '../query/sort.js';
 import { type Scope, scopeLiterals } from './scope.js';
 
 /**
