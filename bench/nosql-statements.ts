@@ -1,6 +1,8 @@
 // Database CPU per statement, on one connection: the statements the server sends for Q1, Q2 and Q5 (compiled by
 // the store's own functions), beside their typed-table baselines, from the backend's CPU time in /proc over
-// STATEMENTS runs, in ROUNDS rounds. Part of `npm run bench nosql-overhead` (PostgreSQL only, same machine).
+// STATEMENTS runs, in ROUNDS rounds. Reads run both unnamed (planned at every run) and named, as the server runs
+// them on cached plans (store/query.ts planCachedQuery). Part of `npm run bench nosql-overhead` (PostgreSQL
+// only, same machine).
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { readDocument, storedDocument, withId } from '../src/nosql/wire.js';
@@ -9,6 +11,7 @@ import { compileSort } from '../src/query/sort.js';
 import { idKey } from '../src/query/values.js';
 import { compileWhere, selectSql } from '../src/store/document-reads.js';
 import { arrayFacts } from '../src/store/multikey.js';
+import { orderedBy } from '../src/store/read-plans.js';
 import { loadTypedPlayers } from './nosql-bare-sql.js';
 import { DOCS, player } from './nosql-data.js';
 
@@ -32,14 +35,21 @@ export async function statementCosts(url: string, game: string): Promise<Record<
     const pid = (await pool.query<{ p: number }>('SELECT pg_backend_pid() AS p')).rows[0]!.p;
     await pool.query('SET synchronous_commit = off');
     const name = () => `Player ${Math.floor(Math.random() * DOCS)}`;
-    const playbase = async (body: Record<string, unknown>): Promise<Statement> => {
+    const playbase = async (body: Record<string, unknown>, name?: string): Promise<Statement> => {
       const o = parseFindOptions(body);
       const facts = await arrayFacts(pool, scope);
       const sort = compileSort(o.sort, 'doc', undefined, facts);
+      facts.orderedBy = orderedBy(o);
       const where = compileWhere(scope, o.filter, facts);
       const unordered = o.sort.length === 0;
       const limit = unordered ? 101 : o.limit;
-      return selectSql(where, sort, { afterId: undefined, offset: o.skip, limit, ordered: !unordered });
+      const { text, values } = selectSql(where, sort, {
+        afterId: undefined,
+        offset: o.skip,
+        limit,
+        ordered: !unordered,
+      });
+      return { text, values, ...(name ? { name } : {}) };
     };
     const insert = (named: boolean): Statement => {
       // The stored form and id key the server would bind (nosql/documents.ts).
@@ -57,11 +67,14 @@ export async function statementCosts(url: string, game: string): Promise<Record<
         values: [name()],
       }),
       'Q1 Playbase': () => playbase({ query: { displayName: name() } }),
+      'Q1 Playbase, cached plan': () => playbase({ query: { displayName: name() } }, 'bench_q1'),
       'Q2 typed table': () => ({
         text: 'SELECT * FROM bench_players WHERE level > $1 ORDER BY level DESC LIMIT $2',
         values: [90, 20],
       }),
       'Q2 Playbase': () => playbase({ query: { level: { $gt: 90 } }, sort: { level: -1 }, limit: 20 }),
+      'Q2 Playbase, cached plan': () =>
+        playbase({ query: { level: { $gt: 90 } }, sort: { level: -1 }, limit: 20 }, 'bench_q2'),
       'Q5 insert, unnamed': () => insert(false),
       'Q5 insert, named prepared statement': () => insert(true),
     };
