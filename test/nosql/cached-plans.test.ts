@@ -140,6 +140,20 @@ describe('reads on cached plans', () => {
     expect(await countMatches(single.pool, SCOPE, parseFilter({ level: 43 }))).toBe(N / 100 + 1);
   });
 
+  it("a session that lost its statements (DEALLOCATE ALL, as a pooler's DISCARD ALL does) → the reads go on exact, and are prepared again", async () => {
+    for (let round = 0; round < 3; round++)
+      expect(await find(single, { country: 'BR' }, 100)).toHaveLength(100);
+    expect((await cachedPlans(single)).some((p) => p.statement.includes("E'country'"))).toBe(true);
+    await single.pool.query('DEALLOCATE ALL');
+    expect(await cachedPlans(single)).toEqual([]);
+    for (let round = 0; round < 3; round++) {
+      const rows = await find(single, { country: 'BR' }, 100);
+      expect(rows).toHaveLength(100);
+      expect(rows.every((i) => i % 5 === 4)).toBe(true);
+    }
+    expect((await cachedPlans(single)).some((p) => p.statement.includes("E'country'"))).toBe(true);
+  });
+
   it(`120 distinct texts → ${MAX_CACHED_PLANS} named at most, the least recently used deallocated, answers exact`, async () => {
     // Two filter shapes, each with limits 1..60: 120 texts, each run twice, the newest last.
     const upToJP = new Set([0, 1, 3, 4]);
