@@ -9,7 +9,7 @@ import { parseFilter } from '../../src/query/filter.js';
 import { parseIndexKeys } from '../../src/query/indexes.js';
 import { idKey, storedText } from '../../src/query/values.js';
 import { openStore, type Store } from '../../src/store/db.js';
-import { countMatches, readTextBatches } from '../../src/store/document-reads.js';
+import { countMatches, explainRead, readTextBatches } from '../../src/store/document-reads.js';
 import { insertDocuments } from '../../src/store/documents.js';
 import { buildPgIndex, recordIndex } from '../../src/store/indexes.js';
 import { MAX_CACHED_PLANS } from '../../src/store/query.js';
@@ -256,6 +256,25 @@ describe('ranges on the sorted path, with a limit', () => {
           }
         }
       }
+    }
+  });
+
+  it('its plan → the index walked in the sort order with the row comparison as its condition, no sort, no per-row filter', async () => {
+    for (const [op, dir] of [
+      ['$gt', -1],
+      ['$lte', 1],
+    ] as const) {
+      const plan = {
+        filter: parseFilter({ score: { [op]: 10 } }),
+        sort: [{ path: 'score', parts: ['score'], dir }],
+        skip: 0,
+        limit: 7,
+      };
+      const text = JSON.stringify(await explainRead(fresh.store.pool, scope, plan));
+      expect(text).toMatch(new RegExp(`"Index Name":"nx_${'c'.repeat(40)}"`));
+      expect(text).toMatch(/"Index Cond":"[^"]*ROW\(pb_pk\(doc, '\{score\}'::text\[\]\), id\)/);
+      expect(text).not.toMatch(/"Node Type":"(Sort|Seq Scan)"/);
+      expect(text).not.toMatch(/"Filter":"[^"]*pb_pk/);
     }
   });
 });
