@@ -1,5 +1,9 @@
 // The embedded store's statement limit: PGlite runs in a worker that is ended and reopened past the limit.
 import { describe, expect, it } from 'vitest';
+import { parseFilter } from '../../src/query/filter.js';
+import { idKey, storedText } from '../../src/query/values.js';
+import { readTextBatches } from '../../src/store/document-reads.js';
+import { insertDocuments } from '../../src/store/documents.js';
 import { startTestServer, storeKind } from '../harness.js';
 import { probeHealth } from '../health-until.js';
 
@@ -29,6 +33,34 @@ describe.skipIf(storeKind === 'postgres')('statement limit (embedded store)', ()
       expect(failure).toMatchObject({ code: '57014' });
       const { rows } = await pool.query('SELECT v FROM kept ORDER BY v');
       expect(rows).toEqual([{ v: 1 }]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reads on cached plans, then a worker ended past the limit → the same reads answer exactly on the new session (which holds none of their statements)', async () => {
+    const server = await startTestServer({ PLAYBASE_STATEMENT_TIMEOUT_MS: '1000' });
+    try {
+      const { pool } = server.store;
+      const scope = { game: 'limitgame1', stage: 'preview' as const, collection: 'c' };
+      const docs = Array.from({ length: 30 }, (_, i) => ({ _id: `d${i}`, n: i % 3 }));
+      await insertDocuments(pool, scope, {
+        ids: docs.map((d) => idKey(d._id)),
+        texts: docs.map((d) => storedText(d)),
+      });
+      const find = async () => {
+        const out: string[] = [];
+        const plan = { filter: parseFilter({ n: 1 }), sort: [], skip: 0, limit: 100 };
+        for await (const texts of readTextBatches(pool, scope, plan)) for (const t of texts) out.push(t);
+        return out.length;
+      };
+      for (let round = 0; round < 4; round++) expect(await find()).toBe(10);
+      const named = await pool.query(
+        "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'pb\\_r\\_%'",
+      );
+      expect(named.rows).toEqual([{ n: 1 }]);
+      await expect(pool.query('SELECT pg_sleep(20)')).rejects.toMatchObject({ code: '57014' });
+      for (let round = 0; round < 4; round++) expect(await find()).toBe(10);
     } finally {
       await server.close();
     }
