@@ -27,6 +27,22 @@ export function basic(username: string, password: string): string {
 }
 
 /**
+ * The fresh store's data on one connection, so that checks of session state (pg_prepared_statements) read the
+ * session the statements ran in: a pool of one on the same PostgreSQL schema (the caller closes it), or the
+ * embedded store itself, whose pool has one session.
+ */
+export async function oneConnection(fresh: { store: Store; schema?: string }): Promise<Store> {
+  if (!TEST_DATABASE_URL) return fresh.store;
+  return openStore({
+    databaseUrl: TEST_DATABASE_URL,
+    dataDir: '',
+    statementTimeoutMs: 10_000,
+    schema: fresh.schema,
+    poolSize: 1,
+  });
+}
+
+/**
  * A fresh store: PostgreSQL schema when PLAYBASE_TEST_DATABASE_URL is set, else a clone of the PGlite template.
  * `statementTimeoutMs` is the statement limit of its pool (PLAYBASE_STATEMENT_TIMEOUT_MS of a test server).
  */

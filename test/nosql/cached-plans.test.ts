@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFilter } from '../../src/query/filter.js';
 import { parseIndexKeys } from '../../src/query/indexes.js';
 import { idKey, storedText } from '../../src/query/values.js';
-import { openStore, type Store } from '../../src/store/db.js';
+import type { Store } from '../../src/store/db.js';
 import { countMatches, explainRead, readTextBatches } from '../../src/store/document-reads.js';
 import { insertDocuments } from '../../src/store/documents.js';
 import { buildPgIndex, recordIndex } from '../../src/store/indexes.js';
 import { MAX_CACHED_PLANS } from '../../src/store/query.js';
-import { freshStore, TEST_DATABASE_URL } from '../harness.js';
+import { freshStore, oneConnection } from '../harness.js';
 
 const SCOPE = { game: 'plangame1', stage: 'preview' as const, collection: 'players' };
 const COUNTRIES = ['FR', 'DE', 'US', 'JP', 'BR'];
@@ -51,15 +51,7 @@ describe('reads on cached plans', () => {
 
   beforeAll(async () => {
     fresh = await freshStore();
-    single = TEST_DATABASE_URL
-      ? await openStore({
-          databaseUrl: TEST_DATABASE_URL,
-          dataDir: '',
-          statementTimeoutMs: 10_000,
-          schema: fresh.schema,
-          poolSize: 1,
-        })
-      : fresh.store;
+    single = await oneConnection(fresh);
     const docs = Array.from({ length: N }, (_, i) => player(i));
     await insertDocuments(single.pool, SCOPE, {
       ids: docs.map((d) => idKey(d._id)),

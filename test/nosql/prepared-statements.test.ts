@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/db.js';
 import { insertDocuments, saveDocument } from '../../src/store/documents.js';
-import { freshStore, storeKind, TEST_DATABASE_URL } from '../harness.js';
+import { freshStore, oneConnection, storeKind, TEST_DATABASE_URL } from '../harness.js';
 
 const scope = (collection: string) => ({ game: 'prepgame1', stage: 'preview' as const, collection });
 const doc = (id: string, n: number) => JSON.stringify({ _id: id, n, tags: ['a'] });
@@ -32,15 +32,7 @@ describe('document writes as prepared statements', () => {
 
   beforeAll(async () => {
     fresh = await freshStore();
-    single = TEST_DATABASE_URL
-      ? await openStore({
-          databaseUrl: TEST_DATABASE_URL,
-          dataDir: '',
-          statementTimeoutMs: 10_000,
-          schema: fresh.schema,
-          poolSize: 1,
-        })
-      : fresh.store;
+    single = await oneConnection(fresh);
   });
 
   afterAll(async () => {
