@@ -20,15 +20,9 @@ async function main(): Promise<void> {
   try {
     // The store opens on its own thread (the embedded store takes seconds on a fresh folder: its files, then the
     // migrations) while the server's modules load here: the two overlap instead of following each other.
-    const { openStore } = await import('./store/db.js');
+    const { openStore, storeOptionsOf } = await import('./store/db.js');
     const { migrate } = await import('./store/migrate.js');
-    const opening = openStore({
-      databaseUrl: settings.databaseUrl,
-      dataDir: settings.dataDir,
-      statementTimeoutMs: settings.statementTimeoutMs,
-      poolSize: settings.databasePoolSize,
-      connectTimeoutMs: settings.databaseConnectTimeoutMs,
-    });
+    const opening = openStore(storeOptionsOf(settings));
     const migrated = opening.then(async (store) => {
       try {
         await migrate(store.pool);

@@ -37,7 +37,7 @@ import { registerScriptLogRetention } from './script/log-retention.js';
 import { createScriptEngine, DEFAULT_SCRIPT_LIMITS } from './script/run.js';
 import type { Settings } from './settings.js';
 import { registerSnippetRoutes } from './snippets/routes.js';
-import { openStore, ping, type Store } from './store/db.js';
+import { openStore, ping, type Store, storeOptionsOf } from './store/db.js';
 import { migrate } from './store/migrate.js';
 
 /** PORT=0 (tests, benches): the derived URLs learn the port the system picked. */
@@ -128,16 +128,7 @@ function registrarsFor(settings: Settings, replica: ReplicaStatus | undefined): 
 }
 
 export async function createServer(settings: Settings, options: StartOptions = {}): Promise<Server> {
-  const store =
-    options.store ??
-    (await openStore({
-      databaseUrl: settings.databaseUrl,
-      dataDir: settings.dataDir,
-      statementTimeoutMs: settings.statementTimeoutMs,
-      poolSize: settings.databasePoolSize,
-      connectTimeoutMs: settings.databaseConnectTimeoutMs,
-      schema: options.schema,
-    }));
+  const store = options.store ?? (await openStore(storeOptionsOf(settings, options.schema)));
   let migrated = false;
   try {
     if (!options.migrated) await migrate(store.pool);

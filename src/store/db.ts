@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import type { Settings } from '../settings.js';
 import { guardPoolClients } from './connection-failures.js';
 import { CHANNEL_NAME, listenPostgres } from './listen-postgres.js';
 import { lockDataDir } from './lock.js';
@@ -40,6 +41,24 @@ export interface StoreOptions {
   connectTimeoutMs?: number | undefined;
   /** PostgreSQL only: application_name of every connection, as pg_stat_activity shows it. */
   applicationName?: string | undefined;
+}
+
+/** The store the server's settings name (main.ts opens it early; createServer otherwise). */
+export function storeOptionsOf(
+  settings: Pick<
+    Settings,
+    'databaseUrl' | 'dataDir' | 'statementTimeoutMs' | 'databasePoolSize' | 'databaseConnectTimeoutMs'
+  >,
+  schema?: string,
+): StoreOptions {
+  return {
+    databaseUrl: settings.databaseUrl,
+    dataDir: settings.dataDir,
+    statementTimeoutMs: settings.statementTimeoutMs,
+    poolSize: settings.databasePoolSize,
+    connectTimeoutMs: settings.databaseConnectTimeoutMs,
+    schema,
+  };
 }
 
 // Keep int8 and numeric exact: they come back as strings, never as lossy JS numbers.
