@@ -110,8 +110,9 @@ function bind(ctx: Ctx, value: unknown): string {
   return `$${ctx.params.length}`;
 }
 
+/** A key as a bound hex text, typed: inside a row comparison PostgreSQL does not infer it from decode's signature. */
 function bindKey(ctx: Ctx, key: Buffer): string {
-  return `decode(${bind(ctx, key.toString('hex'))}, 'hex')`;
+  return `decode(${bind(ctx, key.toString('hex'))}::text, 'hex')`;
 }
 
 function alias(ctx: Ctx, prefix: string): string {
@@ -203,15 +204,13 @@ function rowRange(pred: ElemPred, k: string, ctx: Ctx): string | undefined {
   if (value === null || (typeof value === 'number' && Number.isNaN(value))) return undefined;
   const key = encodeKey(value);
   const constant = (b: Buffer) => `'\\x${b.toString('hex')}'::bytea`;
-  // Typed: inside a row, PostgreSQL does not infer an unknown parameter's type from decode's signature.
-  const bound = (b: Buffer) => `decode(${bind(ctx, b.toString('hex'))}::text, 'hex')`;
   const past = (b: Buffer) => Buffer.concat([b, Buffer.from([0])]);
   if (pred.cmp === 'gt' || pred.cmp === 'gte') {
-    const from = bound(pred.cmp === 'gt' ? past(key) : key);
+    const from = bindKey(ctx, pred.cmp === 'gt' ? past(key) : key);
     return `((${k}, id) >= (${from}, ''::text) AND ${k} < ${constant(rankUpperBound(key))})`;
   }
   const below = typeof value === 'number' || typeof value === 'bigint' ? NAN_KEY : key.subarray(0, 1);
-  const to = bound(pred.cmp === 'lte' ? past(key) : key);
+  const to = bindKey(ctx, pred.cmp === 'lte' ? past(key) : key);
   return `(${k} > ${constant(below)} AND (${k}, id) < (${to}, ''::text))`;
 }
 

@@ -164,16 +164,20 @@ export function planCachedQuery<T extends pg.QueryResultRow = Record<string, unk
 
 /** Tells pg that this connection's session holds `name` for `text`, so that it binds it without a Parse. */
 function markPrepared(client: pg.PoolClient, name: string, text: string): void {
-  const connection = (client as unknown as { connection?: { parsedStatements?: Record<string, unknown> } })
-    .connection;
-  if (connection?.parsedStatements) connection.parsedStatements[name] = text;
+  const parsed = parsedStatements(client);
+  if (parsed) parsed[name] = text;
+}
+
+/** pg's record, per connection, of the statement names it has parsed (name → text). */
+function parsedStatements(client: pg.PoolClient): Record<string, unknown> | undefined {
+  return (client as unknown as { connection?: { parsedStatements?: Record<string, unknown> } }).connection
+    ?.parsedStatements;
 }
 
 /** pg remembers per connection which names it has parsed; a name the server lost must be parsed again. */
 function forgetPrepared(client: pg.PoolClient, name: string): void {
-  const connection = (client as unknown as { connection?: { parsedStatements?: Record<string, unknown> } })
-    .connection;
-  if (connection?.parsedStatements) delete connection.parsedStatements[name];
+  const parsed = parsedStatements(client);
+  if (parsed) delete parsed[name];
 }
 
 async function onPoolClient<R>(pool: pg.Pool, run: (client: pg.PoolClient) => Promise<R>): Promise<R> {
