@@ -1,4 +1,4 @@
-// Database CPU per statement, on one connection: the statements the server sends for Q1, Q2 and Q5 (compiled by
+// Database CPU per statement, on one connection: the statements the server sends for Q1, Q2, Q3 and Q5 (compiled by
 // the store's own functions), beside their typed-table baselines, from the backend's CPU time in /proc over
 // STATEMENTS runs, in ROUNDS rounds. Reads run both unnamed (planned at every run) and named, as the server runs
 // them on cached plans (store/query.ts planCachedQuery). Part of `npm run bench nosql-overhead` (PostgreSQL
@@ -9,6 +9,7 @@ import { readDocument, storedDocument, withId } from '../src/nosql/wire.js';
 import { parseFindOptions } from '../src/query/find-options.js';
 import { compileSort } from '../src/query/sort.js';
 import { idKey } from '../src/query/values.js';
+import { countSql } from '../src/store/document-counts.js';
 import { compileWhere, selectSql } from '../src/store/document-reads.js';
 import { arrayFacts } from '../src/store/multikey.js';
 import { orderedBy } from '../src/store/read-plans.js';
@@ -34,6 +35,8 @@ export async function statementCosts(url: string, game: string): Promise<Record<
     await loadTypedPlayers(pool, { game, stage: 'preview', players: 'player', scan: 'none' }, DOCS, true);
     const pid = (await pool.query<{ p: number }>('SELECT pg_backend_pid() AS p')).rows[0]!.p;
     await pool.query('SET synchronous_commit = off');
+    // As autovacuum would after the bulk load (the entries' own settings, migration 0020): index-only counts.
+    await pool.query('VACUUM nosql_key_entries');
     const name = () => `Player ${Math.floor(Math.random() * DOCS)}`;
     const playbase = async (body: Record<string, unknown>, name?: string): Promise<Statement> => {
       const o = parseFindOptions(body);
@@ -61,6 +64,18 @@ export async function statementCosts(url: string, game: string): Promise<Record<
         values: [game, 'preview', 'player', [idKey(doc._id!)], [storedDocument(doc)]],
       };
     };
+    const count = async (entries: boolean): Promise<Statement> => {
+      const facts = await arrayFacts(pool, scope);
+      if (!entries) facts.keyEntries = () => undefined;
+      const country = ['GB', 'FR', 'DE', 'US', 'JP'][Math.floor(Math.random() * 5)];
+      const { text, values } = countSql(scope, parseFindOptions({ query: { country } }).filter, facts);
+      return { text, values, name: entries ? 'bench_q3' : 'bench_q3_documents' };
+    };
+    // The count entries' trigger off, for the insert's cost without them (migration 0020).
+    const keyTrigger = (on: boolean) =>
+      pool.query(
+        `ALTER TABLE nosql_documents ${on ? 'ENABLE' : 'DISABLE'} TRIGGER nosql_documents_key_insert`,
+      );
     const cases: Record<string, () => Promise<Statement> | Statement> = {
       'Q1 typed table': () => ({
         text: 'SELECT * FROM bench_players WHERE display_name = $1',
@@ -75,17 +90,32 @@ export async function statementCosts(url: string, game: string): Promise<Record<
       'Q2 Playbase': () => playbase({ query: { level: { $gt: 90 } }, sort: { level: -1 }, limit: 20 }),
       'Q2 Playbase, cached plan': () =>
         playbase({ query: { level: { $gt: 90 } }, sort: { level: -1 }, limit: 20 }, 'bench_q2'),
+      'Q3 typed table': () => ({
+        text: 'SELECT count(*) FROM bench_players WHERE country = $1',
+        values: [['GB', 'FR', 'DE', 'US', 'JP'][Math.floor(Math.random() * 5)]],
+      }),
+      'Q3 Playbase, count entries, cached plan': () => count(true),
+      'Q3 Playbase, over the documents, cached plan': () => count(false),
       'Q5 insert, unnamed': () => insert(false),
       'Q5 insert, named prepared statement': () => insert(true),
+      'Q5 insert, named, without the count entries trigger': () => insert(true),
+    };
+    const around: Record<string, [() => Promise<unknown>, () => Promise<unknown>]> = {
+      'Q5 insert, named, without the count entries trigger': [
+        () => keyTrigger(false),
+        () => keyTrigger(true),
+      ],
     };
     const out: Record<string, number[]> = {};
     for (let round = 0; round < ROUNDS; round++) {
       for (const [label, make] of Object.entries(cases)) {
         const statements: Statement[] = [];
         for (let i = 0; i < STATEMENTS; i++) statements.push(await make());
+        await around[label]?.[0]();
         const before = backendCpuMicros(pid);
         for (const s of statements) await pool.query(s);
         const perStatement = Math.round((backendCpuMicros(pid) - before) / STATEMENTS);
+        await around[label]?.[1]();
         out[label] = [...(out[label] ?? []), perStatement];
       }
     }

@@ -169,8 +169,9 @@ export async function dropCollection(
   ddl: DdlOptions,
 ): Promise<number> {
   const { removed, pgNames } = await withTransaction(pool, async (client) => {
-    const removed = await removeAll(client, scope);
+    // Indexes first: their count entries go in one statement, and the removal then has none to delete.
     const pgNames = await forgetIndexes(client, scope);
+    const removed = await removeAll(client, scope);
     if (group === 'Runtime' || group === 'Meta') {
       await forgetCollection(client, scope);
     }

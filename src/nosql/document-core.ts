@@ -12,13 +12,8 @@ import { applyProjection, parseProjection } from '../query/projection.js';
 import { plainInclusion, projectStoredText } from '../query/stored-projection.js';
 import { storedTextToWire } from '../query/stored-wire.js';
 import { toWire } from '../query/values.js';
-import {
-  countMatches,
-  explainRead,
-  parseStored,
-  type ReadPlan,
-  readTextBatches,
-} from '../store/document-reads.js';
+import { countMatches } from '../store/document-counts.js';
+import { explainRead, parseStored, type ReadPlan, readTextBatches } from '../store/document-reads.js';
 import { MULTIKEY_INDEX } from '../store/multikey.js';
 import { aggregateDocuments } from './aggregate-documents.js';
 import { type CollectionEntry, requireActions } from './collections.js';

@@ -38,6 +38,11 @@ export interface ArrayFacts {
   /** True when an index of the collection, unique or not, has this path as its first key (a hint too). */
   indexed?: (path: string) => boolean;
   /**
+   * The id of a ready index whose count entries key on this path (src/store/key-entries.ts), if one is known; a
+   * count that reads them checks in its own snapshot that the index is still ready.
+   */
+  keyEntries?: (path: string) => number | undefined;
+  /**
    * The path whose index the statement walks in order to a LIMIT (its sort's first path, with a limit): a
    * range on it is written as a row comparison with the id column (see rowRange).
    */
@@ -163,6 +168,36 @@ function compileArrayFreePath(parts: string[], pred: ElemPred, doc: string, ctx:
     return `((${doc} #> ${path}) = ${bind(ctx, JSON.stringify(pred.value))}::jsonb AND ${test})`;
   }
   return test;
+}
+
+/**
+ * When the filter is nothing but key tests on one path (an equality, $in, $exists or range, or several of them
+ * joined by AND) with count entries (facts.keyEntries) and no array in its field: that path's entries' id and
+ * the tests on `keySql`, the entry's key column (the key is pb_pk's, so the tests are the index condition's).
+ * The path is then noted in facts.relied. Undefined for any other filter.
+ */
+export function entriesTest(
+  node: FilterNode,
+  keySql: string,
+  params: unknown[],
+  facts: ArrayFacts,
+): { index: number; sql: string } | undefined {
+  const preds = node.kind === 'path' ? [node] : node.kind === 'and' ? node.children : [];
+  const first = preds[0];
+  if (first?.kind !== 'path' || first.path === '_id') return undefined;
+  const index = facts.keyEntries?.(first.path);
+  if (index === undefined || !facts.arrayFree(first.parts[0]!)) return undefined;
+  const keyed = (n: FilterNode) =>
+    n.kind === 'path' &&
+    n.path === first.path &&
+    (n.pred.op === 'exists' || n.pred.op === 'in' || n.pred.op === 'cmp');
+  if (!preds.every(keyed)) return undefined;
+  pathArrayFree(first.parts, facts);
+  const ctx: Ctx = { params, aliases: 0, facts };
+  const tests = preds.map((n) => keyCond((n as { pred: ElemPred }).pred, ctx)!(keySql));
+  if (params.length > MAX_FILTER_PARAMS)
+    throw queryErrors.tooLarge('operand values in one filter', MAX_FILTER_PARAMS);
+  return { index, sql: tests.join(' AND ') };
 }
 
 /** For key-based predicates, a builder of the test on a key expression; undefined for the others. */

@@ -5,7 +5,7 @@ import { needsResidual, relaxForSql, residualMatches } from '../query/filter-res
 import type { ArrayFacts } from '../query/filter-sql.js';
 import { compileSort, type SortSpec } from '../query/sort.js';
 import { type Doc, fromStored, idKey, ObjectId } from '../query/values.js';
-import { arrayFacts, guardSql, recordedSql, stillArrayFree } from './multikey.js';
+import { arrayFacts, guardSql, stillArrayFree } from './multikey.js';
 import { planCachedQuery, query } from './query.js';
 import { cachedPlan, indexChoices, integer, orderedBy } from './read-plans.js';
 import { type Db, type Scope, scopeLiterals } from './scope.js';
@@ -330,48 +330,6 @@ async function* readSorted(db: Db, scope: Scope, read: Read, plan: ReadPlan): As
     const texts = chunk.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
     if (texts.length > 0) yield texts;
   }
-}
-
-/**
- * The number of matches. A count compiled for array-free fields also answers whether one of them has been
- * recorded in its own snapshot (`stale`, src/store/multikey.ts); if so it is compiled again with the record
- * read afresh (without any facts after a few rounds). Otherwise its count is exact, 0 included, in one statement.
- */
-export async function countMatches(db: Db, scope: Scope, filter: FilterNode): Promise<number> {
-  if (needsResidual(filter)) {
-    let n = 0;
-    for await (const texts of readResidual(db, scope, { filter, sort: [], skip: 0, limit: undefined }))
-      n += texts.length;
-    return n;
-  }
-  let facts: ArrayFacts | undefined = await arrayFacts(db, scope);
-  for (let attempt = 1; ; attempt++) {
-    const stmt = countSql(scope, filter, facts);
-    const run = cachedPlan(stmt, undefined, facts) ? planCachedQuery : query;
-    const { rows } = await run<{ n: string; stale: boolean }>(db, stmt.text, stmt.values);
-    if (rows[0]?.stale !== true) return Number(rows[0]?.n ?? 0);
-    facts = attempt < 3 ? await arrayFacts(db, scope, true) : undefined;
-  }
-}
-
-/**
- * A count's one statement: count(*) over the filter's WHERE (no residual part: countMatches checks those in
- * JS), and `stale`: whether a field the SQL relied on being array-free is in the record, read in the same
- * snapshot (one statement, one snapshot), so the count stands exactly when it is false. With facts, an
- * equality, $in or range on an array-free indexed path is the index condition alone: PostgreSQL counts the
- * index entries and visits each one's heap page for visibility only, reading no document. An empty filter
- * references no document at all and is an Index Only Scan (docs/query-engine.md).
- */
-export function countSql(scope: Scope, filter: FilterNode, facts?: ArrayFacts): CompiledWhere {
-  const values: unknown[] = [];
-  const where = whereSql(scope, filter, values, facts, false);
-  const args = scopeLiterals(scope) ?? ['$1', '$2', '$3'];
-  const stale = facts === undefined ? 'FALSE' : recordedSql(facts, values, args);
-  return {
-    text: `SELECT count(*) AS n, ${stale} AS stale FROM nosql_documents WHERE ${where}`,
-    values,
-    indexed: indexChoices(scope, filter, facts),
-  };
 }
 
 /** PostgreSQL's plan of the first statement a find runs, as EXPLAIN (FORMAT JSON) gives it. */

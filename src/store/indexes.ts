@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { pathSql } from '../query/field-path.js';
 import { type IndexField, indexColumnsSql } from '../query/indexes.js';
+import { fillKeyIndex, forgetKeyIndexes, registerKeyIndex } from './key-entries.js';
 import { query } from './query.js';
 import { assertSafeScope, type Db, type GameScope, type Scope } from './scope.js';
 
@@ -74,7 +75,15 @@ export async function buildPgIndex(
   options: DdlOptions,
 ): Promise<void> {
   checkPgName(pgName);
-  await runDdl(pool, createSql(scope, pgName, index, options.concurrently), options);
+  // The count entries (key-entries.ts): registered before the build, filled after it.
+  const keyIndex = await registerKeyIndex(pool, scope, pgName, index.keys[0]!.parts);
+  try {
+    await runDdl(pool, createSql(scope, pgName, index, options.concurrently), options);
+    await fillKeyIndex(pool, keyIndex, options);
+  } catch (e) {
+    await forgetKeyIndexes(pool, [pgName]).catch(() => {});
+    throw e;
+  }
   // A planner hint only: an index whose statistics could not be added is still a good index.
   if (!index.unique) await addKeyStatistics(pool, index.keys, options).catch(() => {});
 }
@@ -117,7 +126,11 @@ async function addKeyStatistics(pool: pg.Pool, keys: IndexField[], options: DdlO
  * may walk a whole collection instead of using the new index. ANALYZE samples a bounded number of rows.
  */
 export async function analyzeDocuments(pool: pg.Pool, options: DdlOptions): Promise<void> {
-  await runDdl(pool, 'ANALYZE nosql_documents', options);
+  await runDdl(pool, 'ANALYZE nosql_documents, nosql_key_entries', options);
+  // Counts read the entries by an Index Only Scan, which skips their heap only on all-visible pages. PostgreSQL's
+  // autovacuum sees to that (the table's own settings, migration 0020); the embedded store has none, so the
+  // entries a build wrote are made all-visible here (VACUUM skips the pages that are already).
+  if (!options.concurrently) await runDdl(pool, 'VACUUM nosql_key_entries', options);
 }
 
 function checkPgName(pgName: string): void {
@@ -126,6 +139,7 @@ function checkPgName(pgName: string): void {
 
 export async function dropPgIndex(pool: pg.Pool, pgName: string, options: DdlOptions): Promise<void> {
   checkPgName(pgName);
+  await forgetKeyIndexes(pool, [pgName]);
   await runDdl(pool, `DROP INDEX ${options.concurrently ? 'CONCURRENTLY ' : ''}IF EXISTS ${pgName}`, options);
 }
 
@@ -161,14 +175,19 @@ export async function forgetIndex(db: Db, scope: Scope, name: string): Promise<s
   return rows[0]?.pg_name;
 }
 
-/** Forgets every index of the collection; answers their PostgreSQL names for dropPgIndex after commit. */
+/**
+ * Forgets every index of the collection, with their count entries (so that a removal of the documents after it,
+ * in the same transaction, has no entries to delete); answers their PostgreSQL names for dropPgIndex after commit.
+ */
 export async function forgetIndexes(db: Db, scope: Scope): Promise<string[]> {
   const { rows } = await query<{ pg_name: string }>(
     db,
     'DELETE FROM nosql_indexes WHERE game_id = $1 AND stage = $2 AND collection = $3 RETURNING pg_name',
     [scope.game, scope.stage, scope.collection],
   );
-  return rows.map((r) => r.pg_name);
+  const names = rows.map((r) => r.pg_name);
+  await forgetKeyIndexes(db, names);
+  return names;
 }
 
 /** The API name of the index a constraint (of a unique violation) is: "_id_" for the primary key. */

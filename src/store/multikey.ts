@@ -35,6 +35,8 @@ interface Known {
   leading: Set<string>;
   /** First key paths of all its indexes, unique ones included. */
   indexed: Set<string>;
+  /** The count entries (key-entries.ts) of its ready indexes: their id by first key path. */
+  entries: Map<string, number>;
   readAt: number;
 }
 
@@ -64,19 +66,32 @@ function cacheOf(db: Db): Map<string, Known> {
 }
 
 async function readRecord(db: Db, scope: Scope, into: object = db): Promise<Known> {
-  const { rows } = await query<{ kind: 'field' | 'index' | 'unique'; name: string }>(
+  const { rows } = await query<{
+    kind: 'field' | 'index' | 'unique' | 'entries';
+    name: string;
+    id: string | null;
+  }>(
     db,
-    `SELECT 'field' AS kind, field AS name FROM nosql_multikey
+    `SELECT 'field' AS kind, field AS name, NULL::int8 AS id FROM nosql_multikey
       WHERE game_id = $1 AND stage = $2 AND collection = $3
      UNION ALL
-     SELECT CASE WHEN "unique" THEN 'unique' ELSE 'index' END, keys->0->>0 FROM nosql_indexes
-      WHERE game_id = $1 AND stage = $2 AND collection = $3`,
+     SELECT CASE WHEN "unique" THEN 'unique' ELSE 'index' END, keys->0->>0, NULL FROM nosql_indexes
+      WHERE game_id = $1 AND stage = $2 AND collection = $3
+     UNION ALL
+     SELECT 'entries', array_to_string(path, '.'), id FROM nosql_key_indexes
+      WHERE game_id = $1 AND stage = $2 AND collection = $3 AND ready`,
     [scope.game, scope.stage, scope.collection],
   );
+  const entries = new Map<string, number>();
+  for (const r of rows) {
+    // The first registered when two indexes share a path.
+    if (r.kind === 'entries' && !(entries.get(r.name)! <= Number(r.id))) entries.set(r.name, Number(r.id));
+  }
   const known: Known = {
     fields: new Set(rows.filter((r) => r.kind === 'field').map((r) => r.name)),
     leading: new Set(rows.filter((r) => r.kind === 'index').map((r) => r.name)),
-    indexed: new Set(rows.filter((r) => r.kind !== 'field').map((r) => r.name)),
+    indexed: new Set(rows.filter((r) => r.kind === 'index' || r.kind === 'unique').map((r) => r.name)),
+    entries,
     readAt: Date.now(),
   };
   const cache = cacheOf(into as Db);
@@ -97,7 +112,7 @@ export async function arrayFacts(db: Db, scope: Scope, fresh = false): Promise<A
     : (cacheOf(db).get(keyOf(scope)) ?? (owner ? cacheOf(owner as Db).get(keyOf(scope)) : undefined));
   // Read on a transaction, a record may include fields its own uncommitted writes added: kept for the pool, it
   // can only make a later read take the array arm where it was not needed (never a wrong answer) until it expires.
-  const { fields, leading, indexed } =
+  const { fields, leading, indexed, entries } =
     cached !== undefined && Date.now() - cached.readAt < MAX_AGE_MS
       ? cached
       : await readRecord(db, scope, owner ?? db);
@@ -106,6 +121,7 @@ export async function arrayFacts(db: Db, scope: Scope, fresh = false): Promise<A
     relied: new Set(),
     leadsIndex: (path) => leading.has(path),
     indexed: (path) => indexed.has(path),
+    keyEntries: (path) => entries.get(path),
   };
 }
 

@@ -9,7 +9,7 @@ import { parseFilter } from '../../src/query/filter.js';
 import type { ArrayFacts } from '../../src/query/filter-sql.js';
 import { indexColumnsSql, parseIndexKeys } from '../../src/query/indexes.js';
 import { storedText } from '../../src/query/values.js';
-import { countSql } from '../../src/store/document-reads.js';
+import { countSql } from '../../src/store/document-counts.js';
 import { keyStatisticsSql } from '../../src/store/indexes.js';
 import { STORES, type TestStore } from './test-store.test-util.js';
 

@@ -6,7 +6,7 @@ import { Query } from 'mingo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docArb, filterArb, sortArb } from '../../src/query/arbitraries.test-util.js';
 import { compileFilter, matchesFilter, parseFilter } from '../../src/query/filter.js';
-import type { ArrayFacts } from '../../src/query/filter-sql.js';
+import { type ArrayFacts, entriesTest } from '../../src/query/filter-sql.js';
 import { compareBySort, compileSort, parseSort } from '../../src/query/sort.js';
 import { type Doc, idKey, storedText, toWire, type Value } from '../../src/query/values.js';
 import { STORES, type TestStore } from './test-store.test-util.js';
@@ -25,11 +25,16 @@ const SORTS_PER_COLLECTION = 4;
 const MIN_SAFE_CASES = SAFE_COLLECTIONS * FILTERS_PER_COLLECTION * MIN_DOCS;
 
 let collectionSeq = 0;
-const counted = { safe: 0, full: 0 };
+const counted = { safe: 0, full: 0, entries: 0 };
 
-async function insertDocs(store: TestStore, docs: Doc[]): Promise<{ name: string; byId: Map<string, Doc> }> {
+async function insertDocs(
+  store: TestStore,
+  docs: Doc[],
+  before?: (name: string) => Promise<void>,
+): Promise<{ name: string; byId: Map<string, Doc> }> {
   collectionSeq += 1;
   const name = `c${collectionSeq}`;
+  await before?.(name);
   const byId = new Map<string, Doc>();
   const rows = docs.map((doc, i) => {
     const withId: Doc = { _id: i, ...doc };
@@ -97,10 +102,29 @@ async function checkFilters(
   filters: Record<string, unknown>[],
   safe: boolean,
 ): Promise<Mismatch[]> {
-  const { name, byId } = await insertDocs(store, docs);
-  const params: unknown[] = [name];
   const nodes = filters.map((f) => parseFilter(toWire(f as Value)));
+  // Count entries (migration 0020) for every path a filter tests, written by the insert's trigger.
+  const paths = new Map(
+    nodes
+      .flatMap((n) => (n.kind === 'and' ? n.children : [n]))
+      .flatMap((n) => (n.kind === 'path' ? [[n.path, n.parts] as const] : [])),
+  );
+  const { name, byId } = await insertDocs(store, docs, async (collection) => {
+    for (const parts of paths.values()) {
+      await store.query(
+        `INSERT INTO nosql_key_indexes (pg_name, game_id, stage, collection, path, ready)
+         VALUES ($1, 'g', 'live', $2, $3::text[], true)`,
+        [`dt_${collection}_${JSON.stringify(parts)}`, collection, parts],
+      );
+    }
+  });
+  const params: unknown[] = [name];
   const facts = await factsOf(store, name, docs);
+  const entryIds = await store.query<{ path: string[]; id: string }>(
+    'SELECT path, id FROM nosql_key_indexes WHERE collection = $1',
+    [name],
+  );
+  const entryIndex = new Map(entryIds.map((r) => [r.path.join('.'), Number(r.id)]));
   const columns = nodes.flatMap((node, i) => [
     `${compileFilter(node, 'd.doc', params)} AS m${i}`,
     `${compileFilter(node, 'd.doc', params, facts)} AS f${i}`,
@@ -132,6 +156,28 @@ async function checkFilters(
       }
     }
   });
+  // A count over the entries, where the filter is key tests on one array-free path: as many as match in JS.
+  for (const [i, node] of nodes.entries()) {
+    const countFacts = { ...facts, relied: new Set<string>(), keyEntries: (p: string) => entryIndex.get(p) };
+    const countParams: unknown[] = [];
+    const test = entriesTest(node, 'key', countParams, countFacts);
+    if (test === undefined) continue;
+    counted.entries += 1;
+    const rows = await store.query<{ n: string | number }>(
+      `SELECT count(*) AS n FROM nosql_key_entries WHERE index_id = ${test.index} AND ${test.sql}`,
+      countParams,
+    );
+    const js = [...byId.values()].filter((d) => matchesFilter(node, d)).length;
+    if (Number(rows[0]!.n) !== js) {
+      mismatches.push({
+        filter: toWire(filters[i] as Value),
+        doc: `count ${rows[0]!.n}`,
+        sql: false,
+        withFacts: false,
+        js: false,
+      });
+    }
+  }
   return mismatches;
 }
 
@@ -185,6 +231,7 @@ describe.each(STORES)('query differential on $name', ({ open }) => {
   beforeAll(async () => {
     counted.safe = 0;
     counted.full = 0;
+    counted.entries = 0;
     store = await open();
   });
   afterAll(async () => {
@@ -203,6 +250,8 @@ describe.each(STORES)('query differential on $name', ({ open }) => {
       { numRuns: SAFE_COLLECTIONS, endOnFailure: true },
     );
     expect(counted.safe).toBeGreaterThanOrEqual(10_000);
+    // Counts over count entries were compared too (filters of key tests on one array-free path).
+    expect(counted.entries).toBeGreaterThanOrEqual(100);
   }, 120_000);
 
   it('generated cases over all value types → SQL and matchesFilter agree', async () => {

@@ -1,5 +1,6 @@
 // Test support: a fresh store (in-memory PGlite, or a throwaway schema on PostgreSQL) with migrations 0003
-// and 0010, the nosql_documents table and the multikey record (0014, 0015, 0019), for the query engine's tests.
+// and 0010, the nosql_documents table, the multikey record (0014, 0015, 0019) and the count entries (0020), for
+// the query engine's tests.
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -14,11 +15,15 @@ export interface TestStore {
 const MIGRATIONS = ['0003_query_functions.sql', '0010_key_functions_plpgsql.sql'].map(
   (f) => new URL(`../../src/store/migrations/${f}`, import.meta.url),
 );
-/** The multikey record, its triggers (0014, then the trigger's fast path 0015) and its check (0019), after the table. */
+/**
+ * The multikey record, its triggers (0014, then the trigger's fast path 0015) and its check (0019), and the count
+ * entries with their triggers (0020), after the tables.
+ */
 const MULTIKEY = [
   '0014_multikey_fields.sql',
   '0015_multikey_write_fast_path.sql',
   '0019_multikey_guard_function.sql',
+  '0020_index_key_entries.sql',
 ].map((f) => new URL(`../../src/store/migrations/${f}`, import.meta.url));
 const read = (url: URL) => readFileSync(url, 'utf8');
 const sqlOf = (schema: string) =>
@@ -27,7 +32,9 @@ const sqlOf = (schema: string) =>
     .join(';\n');
 const TABLE_SQL = `CREATE TABLE nosql_documents (
   game_id text, stage text, collection text, id text, doc jsonb NOT NULL,
-  PRIMARY KEY (game_id, stage, collection, id))`;
+  PRIMARY KEY (game_id, stage, collection, id));
+CREATE TABLE nosql_indexes (
+  game_id text, stage text, collection text, name text, keys jsonb, "unique" boolean, pg_name text)`;
 
 const PG_URL = process.env.PLAYBASE_TEST_DATABASE_URL;
 
