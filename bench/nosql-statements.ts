@@ -69,7 +69,8 @@ export async function statementCosts(url: string, game: string): Promise<Record<
       if (!entries) facts.keyEntries = () => undefined;
       const country = ['GB', 'FR', 'DE', 'US', 'JP'][Math.floor(Math.random() * 5)];
       const { text, values } = countSql(scope, parseFindOptions({ query: { country } }).filter, facts);
-      return { text, values, name: entries ? 'bench_q3' : 'bench_q3_documents' };
+      // As the server runs them: the entries count planned at each run, the documents count on a cached plan.
+      return entries ? { text, values } : { text, values, name: 'bench_q3_documents' };
     };
     // The count entries' trigger off, for the insert's cost without them (migration 0020).
     const keyTrigger = (on: boolean) =>
@@ -94,7 +95,7 @@ export async function statementCosts(url: string, game: string): Promise<Record<
         text: 'SELECT count(*) FROM bench_players WHERE country = $1',
         values: [['GB', 'FR', 'DE', 'US', 'JP'][Math.floor(Math.random() * 5)]],
       }),
-      'Q3 Playbase, count entries, cached plan': () => count(true),
+      'Q3 Playbase, count entries': () => count(true),
       'Q3 Playbase, over the documents, cached plan': () => count(false),
       'Q5 insert, unnamed': () => insert(false),
       'Q5 insert, named prepared statement': () => insert(true),
