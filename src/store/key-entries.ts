@@ -12,7 +12,7 @@
 //    documents locks them, so the two never wait for each other in a cycle): a document a writer is changing is read once that
 //    writer has committed, in its new version (or skipped when deleted), and a writer coming later waits for the
 //    fill and then changes the entry the fill wrote. Entries the triggers wrote meanwhile are kept (ON CONFLICT
-//    DO NOTHING: one entry per document and index, the primary key);
+//    DO NOTHING);
 // 4. the index is marked ready, in the fill's transaction.
 // A count uses an index's entries only while the index is ready in the count's own snapshot.
 import type pg from 'pg';
@@ -47,14 +47,14 @@ export async function fillKeyIndex(pool: pg.Pool, id: number, options: DdlOption
     await client.query('BEGIN');
     await client.query(`SET LOCAL statement_timeout = ${Math.trunc(options.buildTimeoutMs)}`);
     await client.query(
-      `INSERT INTO nosql_key_entries (index_id, doc_id, key)
-       SELECT k.id, d.id, pb_pk(d.doc, k.path)
+      `INSERT INTO nosql_key_entries (index_id, key, doc_id)
+       SELECT k.id, pb_pk(d.doc, k.path), d.id
          FROM nosql_key_indexes AS k,
               LATERAL (SELECT id, doc FROM nosql_documents AS x
                         WHERE x.game_id = k.game_id AND x.stage = k.stage AND x.collection = k.collection
                         ORDER BY x.id FOR SHARE) AS d
         WHERE k.id = $1
-       ON CONFLICT (index_id, doc_id) DO NOTHING`,
+       ON CONFLICT DO NOTHING`,
       [id],
     );
     await client.query('UPDATE nosql_key_indexes SET ready = true WHERE id = $1', [id]);

@@ -3,9 +3,9 @@
 -- PostgreSQL never answers a count from an expression index alone: its check_index_only treats an index
 -- expression's column (doc) as not returnable, so a count over `pb_pk(doc, path)` visits each match's heap page
 -- (Q3 of the bench: 3,564 pages for 5,000 matches). Beside each API index, the first key's entries are kept in a
--- narrow table of their own, one row per document: (index, document id, key), the key in the order-preserving
+-- narrow table of their own, one row per document: (index, key, document id), the key in the order-preserving
 -- encoding of pb_pk. A count of an equality, $in or range on that path is then an Index Only Scan of the
--- entries' (index, key) index, as a typed column's count is.
+-- entries' primary key, as a typed column's count is.
 --
 -- nosql_key_indexes: one row per API index (by its PostgreSQL name), with the path its entries key on; `ready`
 -- once its entries are complete (store/key-entries.ts fills them after the expression index is built). Reads
@@ -30,40 +30,41 @@ CREATE TABLE IF NOT EXISTS nosql_key_indexes (
 );
 CREATE INDEX IF NOT EXISTS nosql_key_indexes_scope ON nosql_key_indexes (game_id, stage, collection);
 
--- One entry per document and index: the primary key (index, document) is how the triggers find an entry to change
--- or remove, with no key to compute; counts read the second index, (index, key), which PostgreSQL deduplicates
--- (one index tuple per key and page run of documents, as a typed column's index): measured on 100,000 documents,
--- a count of 20,000 entries read 24 pages of it against 179 of a (index, key, document) primary key, in about
--- the time of the typed column's count.
---
 -- Index-only scans need the visibility map: the table is vacuumed after every 10,000 inserted entries and after
 -- 1% of it changed, instead of PostgreSQL's defaults (20% of the table), which on one shared table of millions
 -- of entries would leave a long tail of entries a count must check in the heap.
 CREATE TABLE IF NOT EXISTS nosql_key_entries (
   index_id  bigint NOT NULL,
-  doc_id    text NOT NULL,
   key       bytea NOT NULL,
-  PRIMARY KEY (index_id, doc_id)
+  doc_id    text NOT NULL,
+  PRIMARY KEY (index_id, key, doc_id)
 ) WITH (autovacuum_vacuum_insert_scale_factor = 0, autovacuum_vacuum_insert_threshold = 10000,
         autovacuum_vacuum_scale_factor = 0.01, autovacuum_vacuum_threshold = 1000);
-CREATE INDEX IF NOT EXISTS nosql_key_entries_key ON nosql_key_entries (index_id, key);
 
+-- One index per entry, the primary key (index, key, document): the triggers find an entry by it, and counts read
+-- it. A second index, (index, key), which PostgreSQL deduplicates like a typed column's, made counts read about a
+-- seventh of the pages (24 against 179 for 20,000 entries) but cost every insert a second btree entry per index
+-- (an insert of one document with three indexed paths: about 2,410-2,460 requests a second without entries,
+-- 1,790 with both indexes); the one index is the lighter trade for writes.
+--
+-- The insert trigger writes with a plain INSERT: a document's entries exist only while the document does, so an
+-- inserted document has none yet, and a conflict would be a broken invariant, reported rather than hidden.
+--
 -- The triggers' statements are planned once per session and their plans kept (PL/pgSQL), whatever the tables
 -- grow to afterwards; the embedded store keeps one session for its lifetime and runs no autovacuum ANALYZE. A
 -- plan of the delete or update trigger made while the entries table was small could scan it whole (a Seq Scan,
 -- or a hash join over it) at every write once it holds millions of entries. With scans and hash and merge joins
 -- off in those two functions, each statement is nested loops over index look-ups: O(log n) per written entry
 -- whatever the table's size at planning time. The insert trigger reads only nosql_key_indexes (one row per API
--- index) and writes through the primary key; it goes without the settings, which cost about 20-40 µs a call.
+-- index) and writes through the primary key; it goes without the settings, which cost a few tens of µs a call.
 CREATE OR REPLACE FUNCTION {{schema}}.pb_key_entries_insert() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO {{schema}}.nosql_key_entries (index_id, doc_id, key)
-  SELECT k.id, n.id, {{schema}}.pb_pk(n.doc, k.path)
+  INSERT INTO {{schema}}.nosql_key_entries (index_id, key, doc_id)
+  SELECT k.id, {{schema}}.pb_pk(n.doc, k.path), n.id
     FROM pb_new_rows AS n
     JOIN {{schema}}.nosql_key_indexes AS k
-      ON k.game_id = n.game_id AND k.stage = n.stage AND k.collection = n.collection
-  ON CONFLICT (index_id, doc_id) DO UPDATE SET key = EXCLUDED.key;
+      ON k.game_id = n.game_id AND k.stage = n.stage AND k.collection = n.collection;
   RETURN NULL;
 END
 $$;
@@ -75,14 +76,14 @@ BEGIN
    USING pb_old_rows AS o
     JOIN {{schema}}.nosql_key_indexes AS k
       ON k.game_id = o.game_id AND k.stage = o.stage AND k.collection = o.collection
-   WHERE e.index_id = k.id AND e.doc_id = o.id;
+   WHERE e.index_id = k.id AND e.key = {{schema}}.pb_pk(o.doc, k.path) AND e.doc_id = o.id;
   RETURN NULL;
 END
 $$;
 
 -- An update changes an entry only where the value at the index's path changed (compared as stored JSON first, a
--- C comparison; the key is computed only for the rows where it differs, and written only when it differs). A row
--- whose primary key changed (no writer does that today) counts as one deleted and one inserted.
+-- C comparison; the keys are computed only for the rows where it differs). A row whose primary key changed (no
+-- writer does that today) counts as one deleted and one inserted.
 CREATE OR REPLACE FUNCTION {{schema}}.pb_key_entries_update() RETURNS trigger
 LANGUAGE plpgsql SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off AS $$
 BEGIN
@@ -91,33 +92,40 @@ BEGIN
                                                                UNION SELECT game_id, stage, collection FROM pb_old_rows)) THEN
     RETURN NULL;
   END IF;
-  UPDATE {{schema}}.nosql_key_entries AS e SET key = c.key
-    FROM (SELECT k.id AS i, n.id AS d, {{schema}}.pb_pk(n.doc, k.path) AS key
-            FROM pb_old_rows AS o
-            JOIN pb_new_rows AS n USING (game_id, stage, collection, id)
-            JOIN {{schema}}.nosql_key_indexes AS k
-              ON k.game_id = o.game_id AND k.stage = o.stage AND k.collection = o.collection
-           WHERE (o.doc #> k.path) IS DISTINCT FROM (n.doc #> k.path)) AS c
-   WHERE e.index_id = c.i AND e.doc_id = c.d AND e.key <> c.key;
-  IF EXISTS (SELECT 1 FROM pb_old_rows AS o
-              WHERE NOT EXISTS (SELECT 1 FROM pb_new_rows AS n
-                                 WHERE (n.game_id, n.stage, n.collection, n.id) = (o.game_id, o.stage, o.collection, o.id))) THEN
-    DELETE FROM {{schema}}.nosql_key_entries AS e
-     USING pb_old_rows AS o
+  WITH pairs AS (
+    SELECT k.id AS i, k.path, o.doc AS od, n.doc AS nd, o.id AS d
+      FROM pb_old_rows AS o
+      JOIN pb_new_rows AS n USING (game_id, stage, collection, id)
       JOIN {{schema}}.nosql_key_indexes AS k
         ON k.game_id = o.game_id AND k.stage = o.stage AND k.collection = o.collection
-     WHERE e.index_id = k.id AND e.doc_id = o.id
-       AND NOT EXISTS (SELECT 1 FROM pb_new_rows AS n
-                        WHERE (n.game_id, n.stage, n.collection, n.id) = (o.game_id, o.stage, o.collection, o.id));
-    INSERT INTO {{schema}}.nosql_key_entries (index_id, doc_id, key)
-    SELECT k.id, n.id, {{schema}}.pb_pk(n.doc, k.path)
+     WHERE (o.doc #> k.path) IS DISTINCT FROM (n.doc #> k.path)
+  ),
+  before_keys AS (
+    SELECT i, {{schema}}.pb_pk(od, path) AS key, d FROM pairs
+    UNION ALL
+    SELECT k.id, {{schema}}.pb_pk(o.doc, k.path), o.id
+      FROM pb_old_rows AS o
+      JOIN {{schema}}.nosql_key_indexes AS k
+        ON k.game_id = o.game_id AND k.stage = o.stage AND k.collection = o.collection
+     WHERE NOT EXISTS (SELECT 1 FROM pb_new_rows AS n WHERE (n.game_id, n.stage, n.collection, n.id) = (o.game_id, o.stage, o.collection, o.id))
+  ),
+  after_keys AS (
+    SELECT i, {{schema}}.pb_pk(nd, path) AS key, d FROM pairs
+    UNION ALL
+    SELECT k.id, {{schema}}.pb_pk(n.doc, k.path), n.id
       FROM pb_new_rows AS n
       JOIN {{schema}}.nosql_key_indexes AS k
         ON k.game_id = n.game_id AND k.stage = n.stage AND k.collection = n.collection
-     WHERE NOT EXISTS (SELECT 1 FROM pb_old_rows AS o
-                        WHERE (n.game_id, n.stage, n.collection, n.id) = (o.game_id, o.stage, o.collection, o.id))
-    ON CONFLICT (index_id, doc_id) DO UPDATE SET key = EXCLUDED.key;
-  END IF;
+     WHERE NOT EXISTS (SELECT 1 FROM pb_old_rows AS o WHERE (n.game_id, n.stage, n.collection, n.id) = (o.game_id, o.stage, o.collection, o.id))
+  ),
+  gone AS (
+    DELETE FROM {{schema}}.nosql_key_entries AS e
+     USING (SELECT * FROM before_keys EXCEPT SELECT * FROM after_keys) AS g
+     WHERE e.index_id = g.i AND e.key = g.key AND e.doc_id = g.d
+  )
+  INSERT INTO {{schema}}.nosql_key_entries (index_id, key, doc_id)
+  SELECT * FROM (SELECT * FROM after_keys EXCEPT SELECT * FROM before_keys) AS added
+  ON CONFLICT DO NOTHING;
   RETURN NULL;
 END
 $$;
@@ -149,8 +157,8 @@ INSERT INTO nosql_key_indexes (pg_name, game_id, stage, collection, path, ready)
 SELECT i.pg_name, i.game_id, i.stage, i.collection, string_to_array(i.keys->0->>0, '.'), true
   FROM nosql_indexes AS i
 ON CONFLICT (pg_name) DO NOTHING;
-INSERT INTO nosql_key_entries (index_id, doc_id, key)
-SELECT k.id, d.id, {{schema}}.pb_pk(d.doc, k.path)
+INSERT INTO nosql_key_entries (index_id, key, doc_id)
+SELECT k.id, {{schema}}.pb_pk(d.doc, k.path), d.id
   FROM nosql_key_indexes AS k
   JOIN nosql_documents AS d ON d.game_id = k.game_id AND d.stage = k.stage AND d.collection = k.collection
-ON CONFLICT (index_id, doc_id) DO NOTHING;
+ON CONFLICT DO NOTHING;
