@@ -9,10 +9,10 @@
 // 2. the expression index is built: CREATE INDEX (CONCURRENTLY or not) first waits for every transaction that
 //    holds a write lock on nosql_documents, so a writer whose trigger ran before step 1 has ended;
 // 3. the fill reads the collection's documents FOR SHARE, in id order (the order in which an update of many
-//    documents locks them, so the two never wait for each other in a cycle): a document a writer is changing is read once that
-//    writer has committed, in its new version (or skipped when deleted), and a writer coming later waits for the
-//    fill and then changes the entry the fill wrote. Entries the triggers wrote meanwhile are kept (ON CONFLICT
-//    DO NOTHING);
+//    documents locks them, so the two never wait for each other in a cycle): a document a writer is changing is
+//    read once that writer has committed, in its new version (or skipped when deleted), and a writer coming later
+//    waits for the fill and then changes the entry the fill wrote. Entries the triggers wrote meanwhile are kept
+//    (ON CONFLICT DO NOTHING);
 // 4. the index is marked ready, in the fill's transaction.
 // A count uses an index's entries only while the index is ready in the count's own snapshot.
 import type pg from 'pg';

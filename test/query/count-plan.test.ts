@@ -1,4 +1,4 @@
-// Counts (store/document-reads.ts countSql, the statement countMatches runs) over partial indexes as the API
+// Counts (store/document-counts.ts countSql, the statement countMatches runs) over partial indexes as the API
 // builds them: an indexed equality, $in or range on a path that never held an array is the index condition
 // alone (no per-row Filter, no array arm, no document read); an empty filter is an Index Only Scan; each
 // count is exact. When a document brings an array onto the indexed path, a count compiled with the old
